@@ -1,0 +1,38 @@
+# kbench: `make demo` builds, fetches Kafka, starts the embedded cluster and runs the quick
+# study; `make test` runs every test (unit and integration, on a real embedded cluster).
+GO        ?= go
+BIN       := bin/kbench
+VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X github.com/kbench/kbench/internal/cli.Version=$(VERSION)
+
+.PHONY: build test test-short demo bench lint fmt clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kbench
+
+# Integration tests start one real Kafka cluster per test package (TestMain); the Kafka jars
+# are fetched through Maven on first use into ~/.cache/kbench.
+test: build
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 40m ./...
+
+test-short:
+	$(GO) test -short -count=1 ./...
+
+demo: build
+	$(BIN) cluster up --brokers 3
+	$(BIN) cluster status
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+
+lint:
+	test -z "$$(gofmt -l .)" || (gofmt -l . && exit 1)
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@latest ./...
+
+fmt:
+	gofmt -w .
+
+clean:
+	rm -rf bin

@@ -1,0 +1,80 @@
+package claim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Canonical metric names, as a lookup receives them.
+const (
+	RecordsPerSec = "records_per_sec"
+	MBPerSec      = "mb_per_sec"
+	P50           = "p50"
+	P95           = "p95"
+	P99           = "p99"
+	P999          = "p999"
+	MaxLatency    = "max"
+	AvgLatency    = "avg"
+	BrokerCPU     = "broker_cpu"
+	ClientCPU     = "client_cpu"
+)
+
+// metricAliases maps every accepted spelling to its canonical name.
+var metricAliases = map[string]string{
+	"records_per_sec": RecordsPerSec,
+	"throughput":      RecordsPerSec,
+	"rps":             RecordsPerSec,
+	"mb_per_sec":      MBPerSec,
+	"mbps":            MBPerSec,
+	"p50":             P50,
+	"p95":             P95,
+	"p99":             P99,
+	"p999":            P999,
+	"p99.9":           P999,
+	"max":             MaxLatency,
+	"avg":             AvgLatency,
+	"broker_cpu":      BrokerCPU,
+	"cpu":             BrokerCPU,
+	"client_cpu":      ClientCPU,
+}
+
+// metricUnits gives the unit each canonical metric is compared in, for verdict sentences.
+var metricUnits = map[string]string{
+	RecordsPerSec: "records/s",
+	MBPerSec:      "MiB/s",
+	P50:           "ms",
+	P95:           "ms",
+	P99:           "ms",
+	P999:          "ms",
+	MaxLatency:    "ms",
+	AvgLatency:    "ms",
+	BrokerCPU:     "cores",
+	ClientCPU:     "cores",
+}
+
+// Metrics returns the canonical metric names, sorted.
+func Metrics() []string {
+	out := make([]string, 0, len(metricUnits))
+	for m := range metricUnits {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Unit returns the unit a canonical metric is compared in ("" if unknown).
+func Unit(metric string) string { return metricUnits[metric] }
+
+// canonicalMetric resolves an alias, or explains the valid choices.
+func canonicalMetric(name string) (string, error) {
+	if m, ok := metricAliases[strings.ToLower(name)]; ok {
+		return m, nil
+	}
+	names := make([]string, 0, len(metricAliases))
+	for a := range metricAliases {
+		names = append(names, a)
+	}
+	slices.Sort(names)
+	return "", fmt.Errorf("unknown metric %q (valid: %s)", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,45 @@
+package results
+
+// ClusterKind says whether kbench started the cluster or attached to one.
+type ClusterKind string
+
+// The kinds of cluster a run can target.
+const (
+	Embedded ClusterKind = "embedded"
+	External ClusterKind = "external"
+)
+
+// Environment describes where a run happened: versions, the cluster, how clients were placed,
+// and the host kbench ran on.
+type Environment struct {
+	KbenchVersion string      `json:"kbench_version"`
+	KafkaVersion  string      `json:"kafka_version,omitempty"`
+	GoVersion     string      `json:"go_version,omitempty"`
+	Cluster       ClusterKind `json:"cluster"`
+	Brokers       int         `json:"brokers"`
+	// Bootstrap is the address the clients used (no credentials).
+	Bootstrap string `json:"bootstrap,omitempty"`
+	// Security is the client's security.protocol (PLAINTEXT, SASL_SSL, ...).
+	Security string `json:"security,omitempty"`
+	// BrokerConfig holds the server.properties entries kbench set (embedded) or read back.
+	BrokerConfig map[string]string `json:"broker_config,omitempty"`
+	// BrokerCPUs is the CPU allotment of each broker in cores (0 when unlimited).
+	BrokerCPUs float64 `json:"broker_cpus,omitempty"`
+	// ClientPlacement says where the clients ran relative to the brokers, for example
+	// "same host as the brokers" or "same host, behind a 2 ms delay proxy (cross-AZ profile)".
+	ClientPlacement string `json:"client_placement"`
+	Host            Host   `json:"host"`
+}
+
+// Host describes the machine kbench ran on, collected by CollectHost.
+type Host struct {
+	Hostname    string `json:"hostname,omitempty"`
+	OS          string `json:"os,omitempty"`
+	Arch        string `json:"arch,omitempty"`
+	Kernel      string `json:"kernel,omitempty"`
+	CPUModel    string `json:"cpu_model,omitempty"`
+	Cores       int    `json:"cores,omitempty"`
+	MemoryBytes int64  `json:"memory_bytes,omitempty"`
+	// Disks lists the block devices, for example "nvme0n1 ssd 512 GiB".
+	Disks []string `json:"disks,omitempty"`
+}

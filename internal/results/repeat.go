@@ -1,0 +1,150 @@
+package results
+
+import "time"
+
+// Repeat is the content of scenarios/<id>/repeat-<n>.json: everything measured in one repeat
+// of one scenario, and everything needed to reproduce it.
+type Repeat struct {
+	Version  int       `json:"version"`
+	Scenario string    `json:"scenario"`
+	Repeat   int       `json:"repeat"` // 1-based
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	Workload Workload  `json:"workload"`
+	Topic    Topic     `json:"topic"`
+	// ProducerConfig and ConsumerConfig are the effective client settings (Java property
+	// names), defaults included, so two tools' numbers can be compared setting by setting.
+	ProducerConfig map[string]string `json:"producer_config,omitempty"`
+	ConsumerConfig map[string]string `json:"consumer_config,omitempty"`
+	Summary        Summary           `json:"summary"`
+	// Latency holds latency histograms by kind: LatencyDue, LatencySend, LatencyEndToEnd.
+	Latency map[string][]Bucket `json:"latency,omitempty"`
+	// Client has one row per second of the measured window.
+	Client []ClientRow `json:"client,omitempty"`
+	// Brokers has one row per second and broker (and rows with Broker "host" for the host).
+	Brokers       []SeriesRow     `json:"brokers,omitempty"`
+	BrokerSummary []BrokerSummary `json:"broker_summary,omitempty"`
+	Validity      Validity        `json:"validity"`
+}
+
+// Workload is what the scenario asked the clients to do; with Topic it is enough to write
+// the equivalent kbench and kafka-producer-perf-test commands.
+type Workload struct {
+	// Kind is "produce", "consume" or "produce+consume".
+	Kind       string `json:"kind"`
+	RecordSize int    `json:"record_size"`
+	// NumRecords is the total records to produce (0 when the scenario runs for Duration).
+	NumRecords int64 `json:"num_records,omitempty"`
+	// Duration and Warmup are in seconds; the warm-up is run and discarded.
+	Duration float64 `json:"duration_s,omitempty"`
+	Warmup   float64 `json:"warmup_s,omitempty"`
+	// Throughput is the target rate in records/s over all producers; -1 means unlimited, as
+	// kafka-producer-perf-test's --throughput.
+	Throughput float64 `json:"throughput"`
+	Producers  int     `json:"producers,omitempty"`
+	Consumers  int     `json:"consumers,omitempty"`
+	// ProducerProps and ConsumerProps are the properties the study set (not the defaults).
+	ProducerProps map[string]string `json:"producer_props,omitempty"`
+	ConsumerProps map[string]string `json:"consumer_props,omitempty"`
+	// FetchSize is the consumer's --fetch-size in bytes, when set.
+	FetchSize int    `json:"fetch_size,omitempty"`
+	Group     string `json:"group,omitempty"`
+}
+
+// Topic is the topic a repeat used: each repeat gets its own fresh topic.
+type Topic struct {
+	Name       string            `json:"name"`
+	Partitions int               `json:"partitions"`
+	Replicas   int               `json:"replicas"`
+	Configs    map[string]string `json:"configs,omitempty"`
+}
+
+// The kinds of latency histogram in Repeat.Latency.
+const (
+	// LatencyDue is measured from the moment a record was due (its slot under a rate limit)
+	// to its acknowledgement; it includes any queueing the client added.
+	LatencyDue = "due"
+	// LatencySend is measured from the moment the record was handed to the client.
+	LatencySend = "send"
+	// LatencyEndToEnd is measured from the produce timestamp to the consumer.
+	LatencyEndToEnd = "e2e"
+)
+
+// Bucket is one bar of a latency histogram: Count values at most UpperUs microseconds (and
+// above the previous bucket's bound). Buckets are in increasing order of UpperUs.
+type Bucket struct {
+	UpperUs int64 `json:"upper_us"`
+	Count   int64 `json:"count"`
+}
+
+// Summary is the headline of a repeat, over the measured window.
+type Summary struct {
+	RecordsAcked  int64   `json:"records_acked"`
+	RecordsFailed int64   `json:"records_failed"`
+	Bytes         int64   `json:"bytes"`
+	Elapsed       float64 `json:"elapsed_s"`
+	RecordsPerSec float64 `json:"records_per_sec"`
+	// MiBPerSec uses 1024*1024-byte units, as Kafka's tools print "MB/sec".
+	MiBPerSec float64 `json:"mib_per_sec"`
+	// TargetRate is the target in records/s, 0 when unlimited.
+	TargetRate float64 `json:"target_rate,omitempty"`
+	// Latency is measured from the due time; SendLatency from the actual send (differs only
+	// under a rate limit); EndToEnd from produce to consume.
+	Latency     Latency  `json:"latency"`
+	SendLatency *Latency `json:"send_latency,omitempty"`
+	EndToEnd    *Latency `json:"end_to_end,omitempty"`
+	// ClientCPUSeconds is the CPU time the kbench clients used (user+system) in the window.
+	ClientCPUSeconds float64 `json:"client_cpu_s"`
+	// ClientCPUPerMillion is ClientCPUSeconds per million records acknowledged.
+	ClientCPUPerMillion float64   `json:"client_cpu_s_per_million"`
+	Consumer            *Consumer `json:"consumer,omitempty"`
+	// Errors counts failed records by error message.
+	Errors map[string]int64 `json:"errors,omitempty"`
+}
+
+// Latency summarises a latency distribution, in milliseconds.
+type Latency struct {
+	Count   int64   `json:"count"`
+	AvgMs   float64 `json:"avg_ms"`
+	P50Ms   float64 `json:"p50_ms"`
+	P90Ms   float64 `json:"p90_ms"`
+	P95Ms   float64 `json:"p95_ms"`
+	P99Ms   float64 `json:"p99_ms"`
+	P999Ms  float64 `json:"p999_ms"`
+	P9999Ms float64 `json:"p9999_ms"`
+	MaxMs   float64 `json:"max_ms"`
+}
+
+// Consumer holds the consumer's figures, as kafka-consumer-perf-test prints them.
+type Consumer struct {
+	Records       int64   `json:"records"`
+	Bytes         int64   `json:"bytes"`
+	Elapsed       float64 `json:"elapsed_s"`
+	RecordsPerSec float64 `json:"records_per_sec"`
+	MiBPerSec     float64 `json:"mib_per_sec"`
+	Fetches       int64   `json:"fetches,omitempty"`
+	// RebalanceMs is the time to join the group before the first record.
+	RebalanceMs float64 `json:"rebalance_ms,omitempty"`
+}
+
+// ClientRow is one second of client activity; T is seconds since the measured window began.
+type ClientRow struct {
+	T             float64 `json:"t"`
+	Records       int64   `json:"records"`
+	Failed        int64   `json:"failed,omitempty"`
+	Bytes         int64   `json:"bytes"`
+	RecordsPerSec float64 `json:"records_per_sec"`
+	MiBPerSec     float64 `json:"mib_per_sec"`
+	P50Ms         float64 `json:"p50_ms"`
+	P99Ms         float64 `json:"p99_ms"`
+	MaxMs         float64 `json:"max_ms"`
+	CPUCores      float64 `json:"cpu_cores"`
+	// Consumed counts records consumed in this second, when the scenario consumes.
+	Consumed int64 `json:"consumed,omitempty"`
+}
+
+// Validity says whether a repeat counts towards the medians, and if not, why.
+type Validity struct {
+	Valid   bool     `json:"valid"`
+	Reasons []string `json:"reasons,omitempty"`
+}

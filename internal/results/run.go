@@ -1,0 +1,96 @@
+package results
+
+import "time"
+
+// Run is the content of run.json: what was run, where, and how it ended. The study runner
+// writes it at the start of a run (Status incomplete) and again at the end.
+type Run struct {
+	Version       int    `json:"version"`
+	KbenchVersion string `json:"kbench_version"`
+	Study         Study  `json:"study"`
+	Status        Status `json:"status"`
+	// Started and Finished bound the whole run; Finished is zero while the run is going.
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished,omitzero"`
+	// Scenarios are listed in the order the study defines them.
+	Scenarios []Scenario `json:"scenarios"`
+	// Hypotheses are the study's claims, in the claim syntax, evaluated by the report.
+	Hypotheses  []string    `json:"hypotheses,omitempty"`
+	Reference   *Reference  `json:"reference,omitempty"`
+	Environment Environment `json:"environment"`
+}
+
+// Study names the study that was run. Its file is copied next to run.json as study.yaml.
+type Study struct {
+	Name  string `json:"name"`
+	Title string `json:"title,omitempty"`
+	Notes string `json:"notes,omitempty"`
+	// File is the path of the study file relative to the run directory (study.yaml).
+	File string `json:"file"`
+	// Source is where the study came from: a file path, or "builtin:<name>".
+	Source string `json:"source,omitempty"`
+}
+
+// State says whether a run finished all its scenarios.
+type State string
+
+// The states of a run.
+const (
+	Complete   State = "complete"
+	Incomplete State = "incomplete"
+)
+
+// Status is the outcome of a run; Reason says why an incomplete run stopped (for example
+// "interrupted" or the error that ended it).
+type Status struct {
+	State  State  `json:"state"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Scenario is one cell of the study's matrix: an identifier that is also a directory name,
+// and the parameters that define it in the study's order.
+type Scenario struct {
+	ID     string  `json:"id"`
+	Title  string  `json:"title,omitempty"`
+	Params []Param `json:"params"`
+	// Repeats is the number of repeats planned.
+	Repeats int `json:"repeats"`
+}
+
+// Param is one named parameter of a scenario, such as {batch.size 16384} or {replicas 3}.
+// Values are strings as written in the study; the report parses numbers where it can.
+type Param struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Lookup returns the value of the parameter called name.
+func (s Scenario) Lookup(name string) (string, bool) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// ParamMap returns the parameters as a map.
+func (s Scenario) ParamMap() map[string]string {
+	m := make(map[string]string, len(s.Params))
+	for _, p := range s.Params {
+		m[p.Name] = p.Value
+	}
+	return m
+}
+
+// Reference holds the figures a source study published, so a report can set them beside
+// the measured ones.
+type Reference struct {
+	// Source labels the figures, for example "DMS for Kafka white paper (2023), Table 1-2".
+	Source string `json:"source"`
+	// Figures maps a scenario ID to named numbers using the metric names of a Summary
+	// (records_per_sec, mib_per_sec, latency_avg_ms, broker_cpu_pct, ...).
+	Figures map[string]map[string]float64 `json:"figures"`
+	// Notes are the source's own conclusions in words; the hypotheses carry them as claims.
+	Notes []string `json:"notes,omitempty"`
+}

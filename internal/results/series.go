@@ -1,0 +1,93 @@
+package results
+
+import (
+	"math"
+	"sort"
+)
+
+// HostSeries is the Broker value of rows that describe the whole host rather than a broker.
+const HostSeries = "host"
+
+// Field names used in SeriesRow.Fields. Samplers may add others; the report uses these.
+const (
+	// FieldCPUCores is CPU time used per second of wall time (1.0 = one core busy).
+	FieldCPUCores = "cpu_cores"
+	// FieldCPUPct is FieldCPUCores as a percentage of the allotment (the broker's CPU quota,
+	// or all cores of the host); this is what a monitoring console shows.
+	FieldCPUPct = "cpu_pct"
+	// FieldDiskWriteBps and FieldDiskReadBps are bytes per second written to and read from
+	// storage (proc(5) /proc/<pid>/io write_bytes, read_bytes).
+	FieldDiskWriteBps = "disk_write_bps"
+	FieldDiskReadBps  = "disk_read_bps"
+	// FieldDiskBusyPct is the share of time the data disk was busy (diskstats io_ticks).
+	FieldDiskBusyPct = "disk_busy_pct"
+	// FieldNetInBps and FieldNetOutBps are network bytes per second received and sent.
+	FieldNetInBps  = "net_in_bps"
+	FieldNetOutBps = "net_out_bps"
+	// FieldRSSBytes is the resident set size.
+	FieldRSSBytes = "rss_bytes"
+	// FieldUnderReplicated is the broker's under-replicated partition count.
+	FieldUnderReplicated = "under_replicated"
+)
+
+// SeriesRow is one sample of one broker (or of the host) at T seconds since the measured
+// window began.
+type SeriesRow struct {
+	T      float64            `json:"t"`
+	Broker string             `json:"broker"`
+	Fields map[string]float64 `json:"fields"`
+}
+
+// Stats are the mean, maximum and 95th percentile of a field over the measured window.
+type Stats struct {
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
+	P95  float64 `json:"p95"`
+}
+
+// BrokerSummary summarises one broker's (or the host's) series field by field.
+type BrokerSummary struct {
+	Broker string           `json:"broker"`
+	Fields map[string]Stats `json:"fields"`
+}
+
+// Summarize computes a BrokerSummary per broker from rows, in order of first appearance.
+func Summarize(rows []SeriesRow) []BrokerSummary {
+	var order []string
+	values := map[string]map[string][]float64{}
+	for _, r := range rows {
+		m, ok := values[r.Broker]
+		if !ok {
+			m = map[string][]float64{}
+			values[r.Broker] = m
+			order = append(order, r.Broker)
+		}
+		for k, v := range r.Fields {
+			m[k] = append(m[k], v)
+		}
+	}
+	out := make([]BrokerSummary, 0, len(order))
+	for _, b := range order {
+		s := BrokerSummary{Broker: b, Fields: map[string]Stats{}}
+		for k, vs := range values[b] {
+			s.Fields[k] = statsOf(vs)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func statsOf(vs []float64) Stats {
+	if len(vs) == 0 {
+		return Stats{}
+	}
+	sorted := append([]float64(nil), vs...)
+	sort.Float64s(sorted)
+	var sum float64
+	for _, v := range sorted {
+		sum += v
+	}
+	// Nearest-rank percentile: the smallest value with at least 95% of values at or below.
+	rank := int(math.Ceil(0.95*float64(len(sorted)))) - 1
+	return Stats{Mean: sum / float64(len(sorted)), Max: sorted[len(sorted)-1], P95: sorted[rank]}
+}

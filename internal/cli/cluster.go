@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kbench/kbench/internal/cluster"
+)
+
+func newClusterCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cluster",
+		Short: "Start, inspect and stop the embedded Apache Kafka cluster",
+		Long: `The embedded cluster is real Apache Kafka (KRaft) running on 127.0.0.1, one JVM per broker,
+from jars fetched once through Maven into ~/.cache/kbench (or KAFKA_HOME's libs/).
+
+Examples:
+  kbench cluster up --brokers 3
+  kbench cluster up --sasl scram-sha-512 --tls
+  kbench cluster status
+  kbench cluster down`,
+	}
+	cmd.AddCommand(newClusterUpCommand(), newClusterStatusCommand(), newClusterDownCommand())
+	return cmd
+}
+
+// clusterDir resolves --dir, defaulting to the cache's cluster directory.
+func clusterDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	return cluster.DefaultDir()
+}
+
+func newClusterUpCommand() *cobra.Command {
+	var (
+		opts   cluster.Options
+		config []string
+	)
+	cmd := &cobra.Command{
+		Use:   "up",
+		Short: "Start an embedded Kafka cluster and print how to reach it",
+		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
+wait until all are registered and a topic replicated on all of them can be created.
+With --sasl or --tls it adds those listeners and writes a client properties file
+(Java client names) that kbench and Kafka's own tools accept.
+
+Examples:
+  kbench cluster up
+  kbench cluster up --brokers 1 --heap 1g
+  kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := clusterDir(opts.Dir)
+			if err != nil {
+				return err
+			}
+			opts.Dir = dir
+			opts.Keep = true // the cluster outlives this command
+			opts.Log = cmd.ErrOrStderr()
+			if opts.BrokerConfig, err = parseKeyValues("--config", config); err != nil {
+				return err
+			}
+			c, err := cluster.Start(cmd.Context(), opts)
+			if errors.Is(err, cluster.ErrRunning) {
+				if running, openErr := cluster.Open(dir); openErr == nil {
+					fmt.Fprintf(cmd.OutOrStdout(), "a cluster is already running in %s\n", dir)
+					printEndpoints(cmd.OutOrStdout(), running)
+					return nil
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("start cluster: %w", err)
+			}
+			printEndpoints(cmd.OutOrStdout(), c)
+			fmt.Fprintf(cmd.OutOrStdout(), "stop it with: kbench cluster down%s\n", dirFlag(opts.Dir))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.Brokers, "brokers", 3, "number of brokers")
+	f.StringVar(&opts.Dir, "dir", "", "cluster directory (default ~/.cache/kbench/cluster)")
+	f.StringVar(&opts.Heap, "heap", "512m", "Java heap of each broker")
+	f.StringVar(&opts.SASL, "sasl", "", "add a SASL listener: scram-sha-512, scram-sha-256 or plain")
+	f.BoolVar(&opts.TLS, "tls", false, "add a TLS listener (and make the SASL listener SASL_SSL)")
+	f.StringVar(&opts.KafkaVersion, "kafka-version", cluster.DefaultKafkaVersion, "Apache Kafka version (jars from Maven Central; KAFKA_HOME overrides)")
+	f.StringArrayVar(&config, "config", nil, "broker config key=value (server.properties), repeatable")
+	return cmd
+}
+
+func dirFlag(dir string) string {
+	if def, err := cluster.DefaultDir(); err == nil && def == dir {
+		return ""
+	}
+	return " --dir " + dir
+}
+
+func printEndpoints(w io.Writer, c *cluster.Cluster) {
+	fmt.Fprintf(w, "Kafka %s, %d broker(s), directory %s\n", c.KafkaVersion(), len(c.Brokers()), c.Dir())
+	for _, e := range c.Endpoints() {
+		fmt.Fprintf(w, "%-5s %-14s bootstrap servers: %s\n", e.Name, e.Protocol, e.Bootstrap)
+		if e.PropertiesFile != "" {
+			fmt.Fprintf(w, "      client properties: %s\n", e.PropertiesFile)
+		}
+	}
+}
+
+func newClusterStatusCommand() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show the embedded cluster's brokers, PIDs, ports and listeners",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := clusterDir(dir)
+			if err != nil {
+				return err
+			}
+			c, err := cluster.Open(dir)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			printEndpoints(w, c)
+			alive := c.Alive()
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "BROKER\tPID\tPORT\tROLES\tSTATE\tMETRICS\tLOG")
+			up := 0
+			for _, b := range c.Brokers() {
+				stateText := "down"
+				if alive[b.ID] {
+					stateText = "up"
+					up++
+				}
+				roles := "broker"
+				if b.Controller {
+					roles = "broker,controller"
+				}
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\n", b.ID, b.PID, b.Port, roles, stateText, orDash(b.MetricsURL), b.LogFile)
+			}
+			tw.Flush()
+			fmt.Fprintf(w, "%d of %d broker(s) up\n", up, len(c.Brokers()))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "cluster directory (default ~/.cache/kbench/cluster)")
+	return cmd
+}
+
+func newClusterDownCommand() *cobra.Command {
+	var (
+		dir  string
+		keep bool
+	)
+	cmd := &cobra.Command{
+		Use:   "down",
+		Short: "Stop the embedded cluster's brokers (by PID) and remove its directory",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := clusterDir(dir)
+			if err != nil {
+				return err
+			}
+			c, err := cluster.Open(dir)
+			if err != nil {
+				return err
+			}
+			n := 0
+			for _, up := range c.Alive() {
+				if up {
+					n++
+				}
+			}
+			stop := c.Stop
+			if keep {
+				stop = c.StopKeep
+			}
+			if err := stop(); err != nil {
+				return fmt.Errorf("stop cluster: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "stopped %d broker(s)", n)
+			if keep {
+				fmt.Fprintf(cmd.OutOrStdout(), "; kept %s\n", dir)
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "; removed %s\n", dir)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "cluster directory (default ~/.cache/kbench/cluster)")
+	cmd.Flags().BoolVar(&keep, "keep", false, "keep the cluster directory (data and logs)")
+	return cmd
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// parseKeyValues parses repeated key=value flags; the value may itself contain '='.
+func parseKeyValues(flag string, values []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range values {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%s %q: want key=value", flag, kv)
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,269 @@
+// Package cluster runs an embedded Apache Kafka cluster (KRaft, one JVM per broker on
+// 127.0.0.1) from jars fetched through Maven, and describes it to clients: bootstrap
+// servers per listener, client properties (Java names), broker PIDs and metrics URLs.
+//
+// Layout: the first min(3, N) nodes are combined broker+controller nodes and the rest are
+// brokers only. Separate controller processes would cost three more JVMs on machines where
+// brokers and load already share few cores; the controllers' own work is small and is
+// counted in their broker's CPU, which the report states.
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Options configure an embedded cluster.
+type Options struct {
+	// Brokers is the number of brokers, overriding the default 3.
+	Brokers int
+	// Dir holds the cluster's configs, data and logs. Empty means a new temporary directory.
+	// A directory that holds anything but a kbench cluster is refused.
+	Dir string
+	// Heap is each broker's Java heap (-Xmx and -Xms), overriding the default 512m.
+	Heap string
+	// SASL adds a SASL listener with this mechanism: scram-sha-512, scram-sha-256 or plain.
+	SASL string
+	// TLS adds a TLS listener (and makes the SASL listener SASL_SSL), with a CA and broker
+	// certificates generated for this cluster.
+	TLS bool
+	// KafkaVersion is the Apache Kafka version, overriding the default DefaultKafkaVersion.
+	KafkaVersion string
+	// BrokerConfig holds extra server.properties entries; they override kbench's.
+	BrokerConfig map[string]string
+	// Keep leaves Dir in place on Stop (logs and data kept for inspection).
+	Keep bool
+	// Log receives progress messages; nil discards them.
+	Log io.Writer
+
+	password string // SASL password, generated
+}
+
+// Endpoint is one client listener of the cluster.
+type Endpoint struct {
+	// Name is "plain", "sasl" or "tls".
+	Name string `json:"name"`
+	// Protocol is Kafka's security protocol: PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL.
+	Protocol string `json:"protocol"`
+	// Bootstrap is the comma-separated bootstrap servers of this listener.
+	Bootstrap string `json:"bootstrap"`
+	// PropertiesFile is a client properties file (Java client names) for this listener,
+	// readable by kbench and Kafka's own tools; "" for the plain listener.
+	PropertiesFile string `json:"properties_file,omitempty"`
+	// Properties are the same properties as a map. They hold the SASL password.
+	Properties map[string]string `json:"-"`
+}
+
+// Broker is one running broker.
+type Broker struct {
+	ID int `json:"id"`
+	// PID is the broker's Java process.
+	PID int `json:"pid"`
+	// Port is the broker's PLAINTEXT client port.
+	Port int `json:"port"`
+	// Controller is true on combined broker+controller nodes.
+	Controller bool `json:"controller"`
+	// MetricsURL is the Prometheus JMX exporter endpoint, "" when the agent is unavailable.
+	MetricsURL string `json:"metrics_url,omitempty"`
+	// LogFile is where the broker's output goes.
+	LogFile string `json:"log_file"`
+	nodePorts node
+}
+
+// Cluster is a started (or reopened) embedded cluster.
+type Cluster struct {
+	state state
+	keep  bool
+	owned bool // Dir was created by Start as a temporary directory
+}
+
+// ErrRunning is returned by Start when Dir already holds a running cluster.
+var ErrRunning = errors.New("a cluster is already running")
+
+// Dir returns the cluster directory.
+func (c *Cluster) Dir() string { return c.state.Dir }
+
+// KafkaVersion returns the version of Kafka the brokers run.
+func (c *Cluster) KafkaVersion() string { return c.state.KafkaVersion }
+
+// Bootstrap returns the PLAINTEXT listener's bootstrap servers.
+func (c *Cluster) Bootstrap() string { return c.state.Endpoints[0].Bootstrap }
+
+// Endpoints returns the client listeners: "plain" first, then "sasl" and "tls" if enabled.
+func (c *Cluster) Endpoints() []Endpoint { return c.state.Endpoints }
+
+// Endpoint returns the listener named name ("plain", "sasl", "tls").
+func (c *Cluster) Endpoint(name string) (Endpoint, bool) {
+	for _, e := range c.state.Endpoints {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Endpoint{}, false
+}
+
+// Brokers returns the brokers, ordered by ID.
+func (c *Cluster) Brokers() []Broker { return c.state.Brokers }
+
+// BrokerConfig returns the server.properties entries the user added.
+func (c *Cluster) BrokerConfig() map[string]string { return c.state.BrokerConfig }
+
+// Alive reports, per broker ID, whether its process is running.
+func (c *Cluster) Alive() map[int]bool {
+	alive := make(map[int]bool, len(c.state.Brokers))
+	for _, b := range c.state.Brokers {
+		alive[b.ID] = c.processAlive(b.PID)
+	}
+	return alive
+}
+
+// Stop stops every broker by its PID (SIGTERM, then SIGKILL after a grace period) and
+// removes the cluster directory unless Options.Keep was set.
+func (c *Cluster) Stop() error {
+	return c.StopWithin(30 * time.Second)
+}
+
+// StopWithin is Stop with the grace period given.
+func (c *Cluster) StopWithin(grace time.Duration) error {
+	var pids []int
+	for _, b := range c.state.Brokers {
+		if c.processAlive(b.PID) {
+			pids = append(pids, b.PID)
+		}
+	}
+	if err := stopProcesses(pids, grace); err != nil {
+		return err
+	}
+	if c.keep {
+		return nil
+	}
+	return c.removeDir()
+}
+
+// removeDir deletes the cluster directory, but only if it still looks like one of ours.
+func (c *Cluster) removeDir() error {
+	dir := c.state.Dir
+	if _, err := os.Stat(filepath.Join(dir, stateFile)); err != nil && !c.owned {
+		return fmt.Errorf("not removing %s: it has no %s", dir, stateFile)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("remove cluster directory: %w", err)
+	}
+	return nil
+}
+
+// processAlive reports whether pid runs one of this cluster's brokers; a reused PID that now
+// belongs to another program does not count.
+func (c *Cluster) processAlive(pid int) bool {
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	return strings.Contains(string(cmdline), c.state.Dir) && strings.Contains(string(cmdline), "kafka.Kafka")
+}
+
+// Start starts an embedded cluster and returns once every broker is registered and a topic
+// replicated on all of them can be created. On failure it stops what it started.
+func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	owned := false
+	if opts.Dir == "" {
+		dir, err := os.MkdirTemp("", "kbench-cluster-")
+		if err != nil {
+			return nil, fmt.Errorf("create cluster directory: %w", err)
+		}
+		opts.Dir, owned = dir, true
+	} else if err := prepareDir(opts.Dir); err != nil {
+		return nil, err
+	}
+	kafka, err := Install(ctx, opts.KafkaVersion, log)
+	if err != nil {
+		if owned {
+			os.RemoveAll(opts.Dir)
+		}
+		return nil, err
+	}
+	c := &Cluster{keep: opts.Keep, owned: owned}
+	if err := c.launch(ctx, kafka, opts, log); err != nil {
+		_ = c.StopWithin(5 * time.Second)
+		if owned || !opts.Keep {
+			// Keep the logs of a failed start: the error names them.
+			_ = os.Remove(filepath.Join(opts.Dir, stateFile))
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func (o *Options) validate() error {
+	if o.Brokers == 0 {
+		o.Brokers = 3
+	}
+	if o.Brokers < 1 || o.Brokers > 32 {
+		return fmt.Errorf("brokers %d: want 1 to 32", o.Brokers)
+	}
+	if o.Heap == "" {
+		o.Heap = "512m"
+	}
+	if !heapPattern.MatchString(o.Heap) {
+		return fmt.Errorf("heap %q: want a Java size such as 512m or 2g", o.Heap)
+	}
+	switch strings.ToLower(o.SASL) {
+	case "", "plain", "scram-sha-256", "scram-sha-512":
+	default:
+		return fmt.Errorf("sasl %q: want one of scram-sha-512, scram-sha-256, plain", o.SASL)
+	}
+	if o.KafkaVersion == "" {
+		o.KafkaVersion = DefaultKafkaVersion
+	}
+	return nil
+}
+
+// prepareDir makes dir ready for a new cluster. It refuses a directory holding a running
+// cluster (ErrRunning) or anything that is not a kbench cluster; the remains of a stopped
+// kbench cluster are cleared.
+func prepareDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return fmt.Errorf("cluster directory %s: %w", dir, err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	old, err := Open(dir)
+	if err != nil {
+		return fmt.Errorf("cluster directory %s holds other files (no %s): choose an empty or new --dir", dir, stateFile)
+	}
+	for id, alive := range old.Alive() {
+		if alive {
+			return fmt.Errorf("%w in %s (broker %d is up): use it, or run `kbench cluster down` first", ErrRunning, dir, id)
+		}
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("clear stopped cluster in %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// StopKeep stops the brokers and keeps the cluster directory.
+func (c *Cluster) StopKeep() error {
+	c.keep = true
+	return c.Stop()
+}

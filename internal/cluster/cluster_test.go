@@ -1,0 +1,175 @@
+package cluster_test
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/cluster/clustertest"
+)
+
+var testCluster *cluster.Cluster
+
+func TestMain(m *testing.M) {
+	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, SASL: "scram-sha-512", TLS: true}, &testCluster))
+}
+
+// clientOpts builds franz-go options for an endpoint from its Java client properties, the
+// way a user's client would read the printed properties file.
+func clientOpts(t *testing.T, e cluster.Endpoint, password string) []kgo.Opt {
+	t.Helper()
+	opts := []kgo.Opt{kgo.SeedBrokers(strings.Split(e.Bootstrap, ",")...)}
+	props := e.Properties
+	if loc := props["ssl.truststore.location"]; loc != "" {
+		pem, err := os.ReadFile(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			t.Fatalf("no certificates in %s", loc)
+		}
+		opts = append(opts, kgo.DialTLSConfig(&tls.Config{RootCAs: pool}))
+	}
+	if jaas := props["sasl.jaas.config"]; jaas != "" {
+		m := regexp.MustCompile(`username="([^"]*)" password="([^"]*)"`).FindStringSubmatch(jaas)
+		if m == nil {
+			t.Fatalf("cannot read credentials from sasl.jaas.config")
+		}
+		if password == "" {
+			password = m[2]
+		}
+		if props["sasl.mechanism"] != "SCRAM-SHA-512" {
+			t.Fatalf("sasl.mechanism = %q, want SCRAM-SHA-512", props["sasl.mechanism"])
+		}
+		opts = append(opts, kgo.SASL(scram.Auth{User: m[1], Pass: password}.AsSha512Mechanism()))
+	}
+	return opts
+}
+
+func TestBrokersAndEndpoints(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	if got := len(testCluster.Brokers()); got != 3 {
+		t.Fatalf("brokers = %d, want 3", got)
+	}
+	for id, alive := range testCluster.Alive() {
+		if !alive {
+			t.Errorf("broker %d not alive", id)
+		}
+	}
+	var names []string
+	for _, e := range testCluster.Endpoints() {
+		names = append(names, e.Name+"="+e.Protocol)
+	}
+	if got, want := strings.Join(names, ","), "plain=PLAINTEXT,sasl=SASL_SSL,tls=SSL"; got != want {
+		t.Errorf("endpoints = %s, want %s", got, want)
+	}
+	reopened, err := cluster.Open(testCluster.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reopened.Bootstrap() != testCluster.Bootstrap() {
+		t.Errorf("reopened bootstrap %s, want %s", reopened.Bootstrap(), testCluster.Bootstrap())
+	}
+}
+
+// TestRoundTrip produces an exact number of records to a replication-factor-3 topic on each
+// listener and reads every one of them back.
+func TestRoundTrip(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	for _, e := range testCluster.Endpoints() {
+		t.Run(e.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			topic := "roundtrip-" + e.Name
+			client, err := kgo.NewClient(append(clientOpts(t, e, ""), kgo.DefaultProduceTopic(topic),
+				kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			admin := kadm.NewClient(client)
+			created, err := admin.CreateTopic(ctx, 3, 3, nil, topic)
+			if err != nil || created.Err != nil {
+				t.Fatalf("create topic: %v %v", err, created.Err)
+			}
+			details, err := admin.ListTopics(ctx, topic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range details[topic].Partitions {
+				if len(p.Replicas) != 3 {
+					t.Errorf("partition %d has %d replicas, want 3", p.Partition, len(p.Replicas))
+				}
+			}
+			const n = 5000
+			for i := range n {
+				client.Produce(ctx, &kgo.Record{Value: fmt.Appendf(nil, "%d", i)}, func(_ *kgo.Record, err error) {
+					if err != nil {
+						t.Errorf("produce: %v", err)
+					}
+				})
+			}
+			if err := client.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for len(seen) < n && ctx.Err() == nil {
+				fetches := client.PollFetches(ctx)
+				fetches.EachError(func(_ string, _ int32, err error) { t.Errorf("fetch: %v", err) })
+				fetches.EachRecord(func(r *kgo.Record) {
+					if seen[string(r.Value)] {
+						t.Errorf("record %s read twice", r.Value)
+					}
+					seen[string(r.Value)] = true
+				})
+			}
+			if len(seen) != n {
+				t.Fatalf("read %d distinct records, want %d", len(seen), n)
+			}
+		})
+	}
+}
+
+func TestWrongPasswordRejected(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	e, ok := testCluster.Endpoint("sasl")
+	if !ok {
+		t.Fatal("no sasl endpoint")
+	}
+	client, err := kgo.NewClient(clientOpts(t, e, "not-the-password")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = client.Ping(ctx)
+	if !errors.Is(err, kerr.SaslAuthenticationFailed) {
+		t.Fatalf("ping with a wrong password: %v, want %v", err, kerr.SaslAuthenticationFailed)
+	}
+}
+
+func TestSecondStartInSameDirIsRefused(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	_, err := cluster.Start(context.Background(), cluster.Options{Dir: testCluster.Dir(), Brokers: 1})
+	if !errors.Is(err, cluster.ErrRunning) {
+		t.Fatalf("second start: %v, want ErrRunning", err)
+	}
+	if _, err := os.Stat(testCluster.Brokers()[0].LogFile); err != nil {
+		t.Fatalf("running cluster's files touched: %v", err)
+	}
+}

@@ -1,0 +1,276 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// saslUser is the user the embedded cluster creates for SASL clients.
+const saslUser = "kbench"
+
+// readyTimeout bounds the wait for brokers to register; cold JVMs on two busy cores take
+// about 20 s.
+const readyTimeout = 3 * time.Minute
+
+func dataDir(dir string, id int) string     { return filepath.Join(dir, fmt.Sprintf("broker-%d", id), "data") }
+func keystorePath(dir string, id int) string { return filepath.Join(dir, "tls", fmt.Sprintf("broker-%d.pem", id)) }
+func brokerDir(dir string, id int) string    { return filepath.Join(dir, fmt.Sprintf("broker-%d", id)) }
+
+func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io.Writer) error {
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return err
+	}
+	opts.Dir = dir
+	opts.password = randomHex(12)
+	nodes, err := allocateNodes(opts, kafka.JMXAgent != "")
+	if err != nil {
+		return err
+	}
+	c.state = state{Format: 1, Dir: dir, KafkaVersion: kafka.Version, Started: time.Now().UTC(),
+		SASL: strings.ToLower(opts.SASL), TLS: opts.TLS, Heap: opts.Heap, BrokerConfig: opts.BrokerConfig}
+	if err := c.writeFiles(opts, nodes); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "formatting %d KRaft node(s) (Kafka %s) in %s\n", len(nodes), kafka.Version, dir)
+	if err := format(ctx, kafka, opts, nodes); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "starting %d broker(s)\n", len(nodes))
+	for _, n := range nodes {
+		b, err := startNode(kafka, opts, n)
+		if err != nil {
+			return err
+		}
+		c.state.Brokers = append(c.state.Brokers, b)
+		// Saved after every start so that `cluster down` finds a half-started cluster.
+		if err := c.save(); err != nil {
+			return err
+		}
+	}
+	return c.waitReady(ctx, log)
+}
+
+// allocateNodes picks free loopback ports for every listener of every node.
+func allocateNodes(opts Options, metrics bool) ([]node, error) {
+	var nodes []node
+	var held []net.Listener
+	defer func() {
+		for _, l := range held {
+			l.Close()
+		}
+	}()
+	// Ports are held open until all are chosen so no two listeners get the same one.
+	port := func() (int, error) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, fmt.Errorf("find a free port on 127.0.0.1: %w", err)
+		}
+		held = append(held, l)
+		return l.Addr().(*net.TCPAddr).Port, nil
+	}
+	for id := 1; id <= opts.Brokers; id++ {
+		n := node{ID: id, Controller: id <= 3}
+		ports := []*int{&n.Internal, &n.Client}
+		if n.Controller {
+			ports = append(ports, &n.CtrlPort)
+		}
+		if opts.SASL != "" {
+			ports = append(ports, &n.SASL)
+		}
+		if opts.TLS {
+			ports = append(ports, &n.TLS)
+		}
+		if metrics {
+			ports = append(ports, &n.Metrics)
+		}
+		for _, p := range ports {
+			v, err := port()
+			if err != nil {
+				return nil, err
+			}
+			*p = v
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes, nil
+}
+
+// writeFiles writes each node's server.properties, the log4j2 config, TLS material and the
+// client properties files, and fills the endpoints.
+func (c *Cluster) writeFiles(opts Options, nodes []node) error {
+	dir := opts.Dir
+	var ca *certAuthority
+	if opts.TLS {
+		var err error
+		if ca, err = newCertAuthority(); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "tls"), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "tls", "ca.pem"), ca.pem, 0o644); err != nil {
+			return fmt.Errorf("write CA certificate: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "log4j2.properties"), []byte(log4j2Properties), 0o644); err != nil {
+		return fmt.Errorf("write log4j2.properties: %w", err)
+	}
+	for _, n := range nodes {
+		if err := os.MkdirAll(dataDir(dir, n.ID), 0o755); err != nil {
+			return fmt.Errorf("create broker %d directory: %w", n.ID, err)
+		}
+		if ca != nil {
+			if err := ca.writeKeystore(keystorePath(dir, n.ID), fmt.Sprintf("broker-%d", n.ID)); err != nil {
+				return err
+			}
+		}
+		conf := serverProperties(n, nodes, dir, opts, opts.BrokerConfig)
+		if err := writePrivate(filepath.Join(brokerDir(dir, n.ID), "server.properties"), []byte(conf)); err != nil {
+			return fmt.Errorf("write broker %d config: %w", n.ID, err)
+		}
+	}
+	bootstrap := func(port func(node) int) string {
+		var s []string
+		for _, n := range nodes {
+			s = append(s, fmt.Sprintf("127.0.0.1:%d", port(n)))
+		}
+		return strings.Join(s, ",")
+	}
+	c.state.Endpoints = []Endpoint{{Name: "plain", Protocol: "PLAINTEXT", Bootstrap: bootstrap(func(n node) int { return n.Client })}}
+	trust := map[string]string{}
+	if opts.TLS {
+		trust = map[string]string{"ssl.truststore.type": "PEM", "ssl.truststore.location": filepath.Join(dir, "tls", "ca.pem")}
+	}
+	if opts.SASL != "" {
+		mech := saslMechanism(opts.SASL)
+		module := "org.apache.kafka.common.security.scram.ScramLoginModule"
+		if mech == "PLAIN" {
+			module = "org.apache.kafka.common.security.plain.PlainLoginModule"
+		}
+		protocol := "SASL_PLAINTEXT"
+		if opts.TLS {
+			protocol = "SASL_SSL"
+		}
+		props := map[string]string{
+			"security.protocol": protocol,
+			"sasl.mechanism":    mech,
+			"sasl.jaas.config":  fmt.Sprintf(`%s required username="%s" password="%s";`, module, saslUser, opts.password),
+		}
+		for k, v := range trust {
+			props[k] = v
+		}
+		e := Endpoint{Name: "sasl", Protocol: protocol, Bootstrap: bootstrap(func(n node) int { return n.SASL }),
+			PropertiesFile: filepath.Join(dir, "client-sasl.properties"), Properties: props}
+		if err := writeProperties(e.PropertiesFile, props); err != nil {
+			return fmt.Errorf("write client properties: %w", err)
+		}
+		c.state.Endpoints = append(c.state.Endpoints, e)
+	}
+	if opts.TLS {
+		props := map[string]string{"security.protocol": "SSL"}
+		for k, v := range trust {
+			props[k] = v
+		}
+		e := Endpoint{Name: "tls", Protocol: "SSL", Bootstrap: bootstrap(func(n node) int { return n.TLS }),
+			PropertiesFile: filepath.Join(dir, "client-tls.properties"), Properties: props}
+		if err := writeProperties(e.PropertiesFile, props); err != nil {
+			return fmt.Errorf("write client properties: %w", err)
+		}
+		c.state.Endpoints = append(c.state.Endpoints, e)
+	}
+	return nil
+}
+
+// format runs Kafka's storage tool on every node, in parallel (each is a JVM start). SCRAM
+// credentials are written into the cluster metadata at format time, as KRaft requires.
+func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error {
+	clusterID := randomClusterID()
+	errs := make([]error, len(nodes))
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := []string{"format", "-t", clusterID, "-c", filepath.Join(brokerDir(opts.Dir, n.ID), "server.properties")}
+			if mech := saslMechanism(opts.SASL); opts.SASL != "" && mech != "PLAIN" {
+				args = append(args, "--add-scram", fmt.Sprintf("%s=[name=%s,password=%s]", mech, saslUser, opts.password))
+			}
+			cmd := kafka.Command(ctx, "kafka.tools.StorageTool", args...)
+			cmd.Env = append(os.Environ(), "KAFKA_LOG4J_OPTS=")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				errs[i] = fmt.Errorf("format broker %d storage: %v: %s", n.ID, err, lastLines(string(out), 8))
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// startNode starts one broker JVM in its own session, so that it outlives `kbench cluster up`
+// and a Ctrl-C in the terminal does not reach it; it is stopped by its PID.
+func startNode(kafka *Kafka, opts Options, n node) (Broker, error) {
+	bdir := brokerDir(opts.Dir, n.ID)
+	logPath := filepath.Join(bdir, "server.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return Broker{}, fmt.Errorf("open broker %d log: %w", n.ID, err)
+	}
+	defer logFile.Close()
+	args := []string{
+		"-Xmx" + opts.Heap, "-Xms" + opts.Heap,
+		// Kafka's own start script uses G1 with a 20 ms pause goal.
+		"-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+		"-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
+		"-Dlog4j2.configurationFile=" + filepath.Join(opts.Dir, "log4j2.properties"),
+		"-Dkafka.logs.dir=" + bdir,
+	}
+	metricsURL := ""
+	if kafka.JMXAgent != "" && n.Metrics != 0 {
+		rules := filepath.Join(opts.Dir, "jmx-exporter.yaml")
+		if err := os.WriteFile(rules, jmxExporterRules, 0o644); err != nil {
+			return Broker{}, fmt.Errorf("write exporter rules: %w", err)
+		}
+		args = append(args, fmt.Sprintf("-javaagent:%s=127.0.0.1:%d:%s", kafka.JMXAgent, n.Metrics, rules))
+		metricsURL = fmt.Sprintf("http://127.0.0.1:%d/metrics", n.Metrics)
+	}
+	args = append(args, "-cp", kafka.Classpath(), "kafka.Kafka", filepath.Join(bdir, "server.properties"))
+	cmd := exec.Command(kafka.Java, args...)
+	cmd.Dir = bdir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return Broker{}, fmt.Errorf("start broker %d: %w", n.ID, err)
+	}
+	pid := cmd.Process.Pid
+	// Reap the child when it exits so it does not linger as a zombie while we run.
+	go func() { _ = cmd.Wait() }()
+	return Broker{ID: n.ID, PID: pid, Port: n.Client, Controller: n.Controller, MetricsURL: metricsURL,
+		LogFile: logPath, nodePorts: n}, nil
+}
+
+func randomClusterID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

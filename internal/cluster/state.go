@@ -1,0 +1,80 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// stateFile in the cluster directory describes a cluster so that later commands (status,
+// down, produce) can find it. It holds no passwords: those stay in the 0600 client
+// properties files.
+const stateFile = "cluster.json"
+
+var heapPattern = regexp.MustCompile(`^[0-9]+[kKmMgG]$`)
+
+type state struct {
+	Format       int               `json:"format"`
+	Dir          string            `json:"dir"`
+	KafkaVersion string            `json:"kafka_version"`
+	Started      time.Time         `json:"started"`
+	SASL         string            `json:"sasl,omitempty"`
+	TLS          bool              `json:"tls,omitempty"`
+	Heap         string            `json:"heap"`
+	BrokerConfig map[string]string `json:"broker_config,omitempty"`
+	Endpoints    []Endpoint        `json:"endpoints"`
+	Brokers      []Broker          `json:"brokers"`
+}
+
+// DefaultDir is the directory `kbench cluster up` uses without --dir:
+// <cache>/cluster.
+func DefaultDir() (string, error) {
+	cache, err := CacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cache, "cluster"), nil
+}
+
+// Open describes the cluster recorded in dir, running or not. The endpoints' Properties are
+// read back from their properties files.
+func Open(dir string) (*Cluster, error) {
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, fmt.Errorf("no kbench cluster in %s (start one with `kbench cluster up`)", dir)
+		}
+		return nil, fmt.Errorf("read cluster state: %w", err)
+	}
+	var s state
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, stateFile), err)
+	}
+	for i, e := range s.Endpoints {
+		if e.PropertiesFile == "" {
+			continue
+		}
+		props, err := ReadProperties(e.PropertiesFile)
+		if err != nil {
+			return nil, err
+		}
+		s.Endpoints[i].Properties = props
+	}
+	return &Cluster{state: s, keep: false}, nil
+}
+
+func (c *Cluster) save() error {
+	data, err := json.MarshalIndent(c.state, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(c.state.Dir, stateFile)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write cluster state: %w", err)
+	}
+	return os.Rename(tmp, path)
+}

@@ -72,7 +72,7 @@ type Broker struct {
 	// MetricsURL is the Prometheus JMX exporter endpoint, "" when the agent is unavailable.
 	MetricsURL string `json:"metrics_url,omitempty"`
 	// LogFile is where the broker's output goes.
-	LogFile string `json:"log_file"`
+	LogFile   string `json:"log_file"`
 	nodePorts node
 }
 

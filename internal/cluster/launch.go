@@ -25,9 +25,13 @@ const saslUser = "kbench"
 // about 20 s.
 const readyTimeout = 3 * time.Minute
 
-func dataDir(dir string, id int) string     { return filepath.Join(dir, fmt.Sprintf("broker-%d", id), "data") }
-func keystorePath(dir string, id int) string { return filepath.Join(dir, "tls", fmt.Sprintf("broker-%d.pem", id)) }
-func brokerDir(dir string, id int) string    { return filepath.Join(dir, fmt.Sprintf("broker-%d", id)) }
+func dataDir(dir string, id int) string {
+	return filepath.Join(dir, fmt.Sprintf("broker-%d", id), "data")
+}
+func keystorePath(dir string, id int) string {
+	return filepath.Join(dir, "tls", fmt.Sprintf("broker-%d.pem", id))
+}
+func brokerDir(dir string, id int) string { return filepath.Join(dir, fmt.Sprintf("broker-%d", id)) }
 
 func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io.Writer) error {
 	dir, err := filepath.Abs(opts.Dir)

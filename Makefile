@@ -14,6 +14,7 @@ build:
 # are fetched through Maven on first use into ~/.cache/kbench.
 test: build
 	$(GO) vet ./...
+	$(BIN) cluster fetch
 	$(GO) test -count=1 -timeout 40m ./...
 
 test-short:

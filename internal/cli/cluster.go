@@ -25,7 +25,7 @@ Examples:
   kbench cluster status
   kbench cluster down`,
 	}
-	cmd.AddCommand(newClusterUpCommand(), newClusterStatusCommand(), newClusterDownCommand())
+	cmd.AddCommand(newClusterUpCommand(), newClusterStatusCommand(), newClusterDownCommand(), newClusterFetchCommand())
 	return cmd
 }
 
@@ -215,4 +215,26 @@ func parseKeyValues(flag string, values []string) (map[string]string, error) {
 		out[strings.TrimSpace(k)] = v
 	}
 	return out, nil
+}
+
+func newClusterFetchCommand() *cobra.Command {
+	var version string
+	cmd := &cobra.Command{
+		Use:   "fetch",
+		Short: "Fetch the Kafka jars now (cluster up does it on first use)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			kafka, err := cluster.Install(cmd.Context(), version, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Kafka %s jars in %s\n", kafka.Version, kafka.Libs)
+			if kafka.JMXAgent == "" {
+				fmt.Fprintln(cmd.OutOrStdout(), "no Prometheus JMX exporter agent: brokers will have /proc metrics only")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&version, "kafka-version", cluster.DefaultKafkaVersion, "Apache Kafka version")
+	return cmd
 }

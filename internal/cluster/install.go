@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // DefaultKafkaVersion is the Apache Kafka version kbench runs when none is asked for.
@@ -75,8 +76,7 @@ func Install(ctx context.Context, version string, log io.Writer) (*Kafka, error)
 	dir := filepath.Join(cache, "kafka-"+version)
 	libs := filepath.Join(dir, "libs")
 	if _, err := os.Stat(filepath.Join(dir, "complete")); err != nil {
-		fmt.Fprintf(log, "fetching Apache Kafka %s jars through Maven into %s (once)\n", version, dir)
-		if err := fetchJars(ctx, dir, version); err != nil {
+		if err := fetchOnce(ctx, dir, version, log); err != nil {
 			return nil, err
 		}
 	}
@@ -111,6 +111,29 @@ func findJMXAgent(libs string) string {
 	return found[0]
 }
 
+// fetchOnce fetches the jars unless another kbench process did so while this one waited for
+// the lock: test packages start clusters in parallel, and a second fetch would replace jars
+// under a running broker.
+func fetchOnce(ctx context.Context, dir, version string, log io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create jar cache: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("lock jar cache: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("lock jar cache: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if _, err := os.Stat(filepath.Join(dir, "complete")); err == nil {
+		return nil
+	}
+	fmt.Fprintf(log, "fetching Apache Kafka %s jars through Maven into %s (once)\n", version, dir)
+	return fetchJars(ctx, dir, version)
+}
+
 // fetchJars runs Maven on the embedded pom.xml into dir/libs, atomically: a failed or
 // interrupted fetch leaves no half-filled directory that a later run would trust.
 func fetchJars(ctx context.Context, dir, version string) error {
@@ -136,8 +159,8 @@ func fetchJars(ctx context.Context, dir, version string) error {
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("fetch Kafka %s jars with Maven failed (%v); is the version published on Maven Central? Maven said:\n%s",
-			version, err, lastLines(buf.String(), 15))
+		return fmt.Errorf("fetch Kafka %s jars with Maven (is %s published on Maven Central?): %s",
+			version, version, mavenError(buf.String(), err))
 	}
 	libs := filepath.Join(dir, "libs")
 	_ = os.RemoveAll(libs) // left by an earlier interrupted fetch; "complete" was never written
@@ -203,6 +226,21 @@ func (k *Kafka) Classpath() string {
 func (k *Kafka) Command(ctx context.Context, mainClass string, args ...string) *exec.Cmd {
 	full := append([]string{"-cp", k.Classpath(), mainClass}, args...)
 	return exec.CommandContext(ctx, k.Java, full...)
+}
+
+// mavenError picks the first [ERROR] line of Maven's output, without colour codes or the
+// project boilerplate, so the user sees the cause in one line.
+func mavenError(output string, runErr error) string {
+	ansi := regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	for _, line := range strings.Split(ansi.ReplaceAllString(output, ""), "\n") {
+		if msg, ok := strings.CutPrefix(strings.TrimSpace(line), "[ERROR] "); ok && msg != "" {
+			if _, rest, found := strings.Cut(msg, "kbench-kafka:pom:1: "); found {
+				msg = rest
+			}
+			return strings.TrimSuffix(msg, " -> [Help 1]")
+		}
+	}
+	return runErr.Error()
 }
 
 func lastLines(s string, n int) string {

@@ -1,0 +1,78 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// num formats a number for reading: thousands separators for large values, three
+// significant digits for small ones.
+func num(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case v == 0:
+		return "0"
+	case abs(v) >= 1000:
+		return group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+	case abs(v) >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case abs(v) >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case abs(v) >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+}
+
+// group inserts thousands separators into an integer string.
+func group(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// pct formats a relative change as a signed percentage: "+12%", "-52%".
+func pct(r float64) string {
+	return fmt.Sprintf("%+.0f%%", r*100)
+}
+
+// statText renders a stat as "median" or "median +/-4%" when it has a spread, "-" when empty.
+func statText(s Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	if sp := s.Spread(); sp > 0 {
+		return fmt.Sprintf("%s ±%.0f%%", num(s.Median), sp*100)
+	}
+	return num(s.Median)
+}
+
+// medianText renders only the median of a stat.
+func medianText(s Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return num(s.Median)
+}
+
+// spreadText renders the spread of a stat ("±4%"), "-" with fewer than two repeats.
+func spreadText(s Stat) string {
+	if s.N < 2 {
+		return "-"
+	}
+	return fmt.Sprintf("±%.1f%%", s.Spread()*100)
+}

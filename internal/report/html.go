@@ -1,0 +1,44 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+)
+
+//go:embed report.html.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"header":      func(m *Model) string { return strings.Trim(headerLine(m), "*") },
+	"params":      rowParams,
+	"cells":       resultCells,
+	"columns":     func() []string { return resultColumns },
+	"svg":         func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
+	"mark":        verdictMark,
+	"num":         num,
+	"ratio":       ratioText,
+	"agree":       agreeText,
+	"join":        strings.Join,
+	"hasAgreeing": hasAgreeing,
+}).Parse(htmlSource))
+
+func hasAgreeing(es []Effect) bool {
+	for _, e := range es {
+		if e.Agrees != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteHTML renders the model as one self-contained HTML page: styles inline, charts inline
+// as SVG, nothing fetched from the network.
+func WriteHTML(w io.Writer, m *Model) error {
+	if err := htmlTemplate.Execute(w, m); err != nil {
+		return fmt.Errorf("unable to render HTML report: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,215 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// chartDir is where the Markdown report expects its charts, relative to the report.
+const chartDir = "charts"
+
+// WriteMarkdown renders the model as Markdown; charts are referenced as charts/<name>.svg
+// (WriteFiles writes them).
+func WriteMarkdown(w io.Writer, m *Model) error {
+	b := bufio.NewWriter(w)
+	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+
+	p("# %s\n\n", mdEscape(m.Title))
+	p("%s\n\n", headerLine(m))
+	if m.Notes != "" {
+		p("%s\n\n", strings.TrimSpace(m.Notes))
+	}
+	for _, w := range m.Warnings {
+		p("> **Note.** %s\n\n", mdEscape(w))
+	}
+
+	p("## 1. Test scenarios\n\n")
+	head := append([]string{"Scenario"}, m.ParamNames...)
+	head = append(head, "Repeats", "Topic", "Workload")
+	var rows [][]string
+	for _, s := range m.Scenarios {
+		cells := []string{"`" + s.ID + "`"}
+		cells = append(cells, rowParams(m, s.ID)...)
+		cells = append(cells, fmt.Sprintf("%d of %d", s.Measured, s.Planned), s.Topic, s.Workload)
+		rows = append(rows, cells)
+	}
+	mdTable(b, head, rows)
+
+	p("## 2. Test environment\n\n")
+	mdTable(b, []string{"Item", "Value"}, kvRows(m.Environment))
+	if len(m.BrokerConfig) > 0 {
+		p("Broker settings (server.properties) set by kbench:\n\n")
+		mdTable(b, []string{"Property", "Value"}, kvRows(m.BrokerConfig))
+	}
+
+	p("## 3. Test procedure\n\n")
+	p("Each scenario ran on a fresh topic: a warm-up that is discarded, then a measured window, repeated as listed. ")
+	p("To reproduce the whole study run `kbench run study.yaml` in this directory. ")
+	p("The commands below reproduce one scenario with kbench and with Kafka's own tools; `%s` is the cluster's address.\n\n", bootstrapVar)
+	for _, s := range m.Scenarios {
+		p("### %s\n\n", s.ID)
+		if s.KbenchCommand == "" {
+			p("No repeat finished.\n\n")
+			continue
+		}
+		p("```sh\n# topic\n%s\n# kbench\n%s\n# Kafka's tool\n%s\n```\n\n", s.TopicCommand, s.KbenchCommand, s.PerfTestCommand)
+	}
+
+	p("## 4. Test results\n\n")
+	p("Medians over the valid repeats. MiB/s is 1024×1024 bytes per second, as Kafka's tools print MB/sec. ")
+	p("Latency is from the moment a record was due to its acknowledgement, in milliseconds. ")
+	p("Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...). ")
+	p("Spread is half the range of the repeats' records/s over the median.\n\n")
+	head = append(append([]string{"Scenario"}, m.ParamNames...), resultColumns...)
+	rows = nil
+	for _, r := range m.Rows {
+		rows = append(rows, append(append([]string{"`" + r.ID + "`"}, r.Params...), resultCells(r)...))
+	}
+	mdTable(b, head, rows)
+	var invalid []string
+	for _, r := range m.Rows {
+		for _, iv := range r.Invalid {
+			invalid = append(invalid, fmt.Sprintf("- `%s` repeat %d: %s", r.ID, iv.Repeat, mdEscape(strings.Join(iv.Reasons, "; "))))
+		}
+	}
+	if len(invalid) > 0 {
+		p("Repeats excluded from the medians:\n\n%s\n\n", strings.Join(invalid, "\n"))
+	}
+
+	p("## 5. Charts\n\n")
+	for _, c := range m.Charts {
+		p("![%s](%s/%s.svg)\n\n", mdEscape(c.Title), chartDir, c.Name)
+		if c.Caption != "" {
+			p("*%s*\n\n", mdEscape(c.Caption))
+		}
+	}
+
+	p("## 6. Conclusions\n\n")
+	p("### 6.1 Effect of each parameter\n\n")
+	if len(m.Effects) == 0 {
+		p("The study varies no parameter between scenarios that are otherwise equal.\n\n")
+	}
+	for _, e := range m.Effects {
+		p("- %s\n", mdEscape(e.Text))
+	}
+	if len(m.Effects) > 0 {
+		p("\n")
+	}
+	p("### 6.2 What limited each scenario\n\n")
+	rows = nil
+	for _, r := range m.Rows {
+		rows = append(rows, []string{"`" + r.ID + "`", r.Limit.Resource, r.Limit.Evidence})
+	}
+	mdTable(b, []string{"Scenario", "Limit", "Evidence"}, rows)
+	p("### 6.3 Hypotheses\n\n")
+	if len(m.Verdicts) == 0 {
+		p("The study states no hypotheses.\n\n")
+	}
+	for _, v := range m.Verdicts {
+		p("- **%s** `%s`", verdictMark(v.Outcome), v.Hypothesis)
+		if v.Note != "" {
+			p(" (%s)", mdEscape(v.Note))
+		}
+		p("  \n  %s\n", mdEscape(v.Sentence))
+	}
+	if len(m.Verdicts) > 0 {
+		p("\n")
+	}
+	if len(m.References) > 0 || len(m.ReferenceNotes) > 0 {
+		p("### 6.4 Beside the source study\n\n")
+		if m.ReferenceSource != "" {
+			p("Source: %s.\n\n", mdEscape(m.ReferenceSource))
+		}
+		for _, n := range m.ReferenceNotes {
+			p("- The source concludes: %s\n", mdEscape(n))
+		}
+		if len(m.ReferenceNotes) > 0 {
+			p("\n")
+		}
+		rows = nil
+		for _, r := range m.References {
+			rows = append(rows, []string{"`" + r.Scenario + "`", r.Figure, num(r.Source), num(r.Ours), ratioText(r.Ratio)})
+		}
+		if len(rows) > 0 {
+			mdTable(b, []string{"Scenario", "Figure", "Source", "This run", "This run / source"}, rows)
+		}
+		var agree []string
+		for _, e := range m.Effects {
+			if e.Agrees != nil {
+				agree = append(agree, fmt.Sprintf("- %s %s → %s (%s): source x%.2f, this run x%.2f: **%s**",
+					e.Dimension, e.From, e.To, e.Context, e.SourceRatio, e.RateRatio, agreeText(e)))
+			}
+		}
+		if len(agree) > 0 {
+			p("Where the source's direction of effect holds on this cluster:\n\n%s\n\n", strings.Join(agree, "\n"))
+		}
+	}
+	return b.Flush()
+}
+
+func headerLine(m *Model) string {
+	parts := []string{"Study `" + m.Study + "`", "status: " + string(m.Status.State)}
+	if !m.Started.IsZero() {
+		span := m.Started.UTC().Format(time.DateTime)
+		if !m.Finished.IsZero() {
+			span += " – " + m.Finished.UTC().Format(time.DateTime)
+		}
+		parts = append(parts, "run "+span+" UTC")
+	}
+	if m.Kbench != "" {
+		parts = append(parts, "kbench "+m.Kbench)
+	}
+	if !m.Generated.IsZero() {
+		parts = append(parts, "report written "+m.Generated.UTC().Format(time.DateTime)+" UTC")
+	}
+	return "*" + strings.Join(parts, " · ") + "*"
+}
+
+func rowParams(m *Model, id string) []string {
+	for _, r := range m.Rows {
+		if r.ID == id {
+			return r.Params
+		}
+	}
+	return make([]string, len(m.ParamNames))
+}
+
+func kvRows(kv []KV) [][]string {
+	out := make([][]string, 0, len(kv))
+	for _, e := range kv {
+		out = append(out, []string{e.Key, e.Value})
+	}
+	return out
+}
+
+func mdTable(w io.Writer, head []string, rows [][]string) {
+	esc := func(cells []string) []string {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			if c == "" {
+				c = " "
+			}
+			out[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		return out
+	}
+	fmt.Fprintf(w, "| %s |\n", strings.Join(esc(head), " | "))
+	seps := make([]string, len(head))
+	for i := range seps {
+		seps[i] = "---"
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(seps, "|"))
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(esc(r), " | "))
+	}
+	fmt.Fprintln(w)
+}
+
+// mdEscape keeps text from being read as Markdown markup.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;")
+	return r.Replace(s)
+}

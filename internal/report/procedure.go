@@ -1,0 +1,174 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/kbench/kbench/internal/results"
+)
+
+// bootstrapVar stands for the cluster's address in the printed commands.
+const bootstrapVar = "$BOOTSTRAP"
+
+// scenarioViews describes each scenario and the commands that reproduce it, taken from its
+// first repeat (every repeat of a scenario runs the same workload on a fresh topic).
+func scenarioViews(rd *results.RunDir, rows []Row) []ScenarioView {
+	var out []ScenarioView
+	for i, sc := range rd.Run.Scenarios {
+		v := ScenarioView{ID: sc.ID, Title: sc.Title, Params: sc.Params, Planned: sc.Repeats}
+		reps := rd.Repeats[sc.ID]
+		v.Measured = len(reps)
+		if len(reps) > 0 {
+			r := reps[0]
+			v.Workload = workloadText(r.Workload)
+			v.Topic = fmt.Sprintf("%s, %s", plural(r.Topic.Partitions, "partition"), plural(r.Topic.Replicas, "replica"))
+			v.TopicCommand = topicCommand(r.Topic)
+			numRecords := r.Workload.NumRecords
+			if numRecords == 0 && i < len(rows) {
+				// A timed scenario: Kafka's tool needs a count, so use what the run measured.
+				numRecords = int64(math.Round(rows[i].RecordsPerSec.Median * r.Workload.Duration))
+			}
+			v.KbenchCommand, v.PerfTestCommand = clientCommands(r, numRecords)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func workloadText(w results.Workload) string {
+	var parts []string
+	if w.Producers > 0 {
+		parts = append(parts, plural(w.Producers, "producer"))
+	}
+	if w.Consumers > 0 {
+		parts = append(parts, plural(w.Consumers, "consumer"))
+	}
+	if w.RecordSize > 0 {
+		parts = append(parts, fmt.Sprintf("%d-byte records", w.RecordSize))
+	}
+	if w.NumRecords > 0 {
+		parts = append(parts, group(fmt.Sprint(w.NumRecords))+" records")
+	}
+	if w.Duration > 0 {
+		parts = append(parts, fmt.Sprintf("%g s measured after a %g s warm-up", w.Duration, w.Warmup))
+	}
+	if w.Throughput > 0 {
+		parts = append(parts, fmt.Sprintf("target %s records/s", num(w.Throughput)))
+	} else {
+		parts = append(parts, "unthrottled")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func topicCommand(t results.Topic) string {
+	args := []string{"kafka-topics.sh", "--bootstrap-server", bootstrapVar, "--create",
+		"--topic", t.Name, "--partitions", fmt.Sprint(t.Partitions), "--replication-factor", fmt.Sprint(t.Replicas)}
+	for _, kv := range sortedKV(t.Configs) {
+		args = append(args, "--config", shellQuote(kv.Key+"="+kv.Value))
+	}
+	return strings.Join(args, " ")
+}
+
+// clientCommands returns the kbench command and the equivalent Kafka tool command.
+func clientCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
+	w := r.Workload
+	throughput := w.Throughput
+	if throughput <= 0 {
+		throughput = -1
+	}
+	if w.Kind == "consume" {
+		args := []string{"--bootstrap-server", bootstrapVar, "--topic", r.Topic.Name,
+			"--messages", fmt.Sprint(numRecords)}
+		if w.Group != "" {
+			args = append(args, "--group", w.Group)
+		}
+		if w.FetchSize > 0 {
+			args = append(args, "--fetch-size", fmt.Sprint(w.FetchSize))
+		}
+		if w.Consumers > 1 {
+			args = append(args, "--threads", fmt.Sprint(w.Consumers))
+		}
+		a := strings.Join(args, " ")
+		return "kbench consume " + a, "kafka-consumer-perf-test.sh " + a
+	}
+	props := []string{"bootstrap.servers=" + bootstrapVar}
+	for _, kv := range sortedKV(w.ProducerProps) {
+		props = append(props, shellQuote(kv.Key+"="+kv.Value))
+	}
+	common := []string{"--topic", r.Topic.Name, "--num-records", fmt.Sprint(numRecords),
+		"--record-size", fmt.Sprint(w.RecordSize)}
+	propArgs := "--producer-props " + strings.Join(props, " ")
+
+	kb := append([]string{"kbench produce"}, common...)
+	kb = append(kb, "--throughput", num0(throughput))
+	if w.Producers > 1 {
+		kb = append(kb, "--producers", fmt.Sprint(w.Producers))
+	}
+	kb = append(kb, propArgs)
+
+	perProcess := throughput
+	if w.Producers > 1 && throughput > 0 {
+		perProcess = throughput / float64(w.Producers)
+	}
+	pt := append([]string{"kafka-producer-perf-test.sh"}, common...)
+	pt = append(pt, "--throughput", num0(perProcess), propArgs)
+	tool = strings.Join(pt, " ")
+	if w.Producers > 1 {
+		tool = fmt.Sprintf("# %d processes at once, each with --num-records %d of the total\n", w.Producers, w.Producers) + tool
+	}
+	return strings.Join(kb, " "), tool
+}
+
+func num0(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// shellQuote quotes s for a POSIX shell when it holds characters the shell would interpret.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>*?()[]{}!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// warnings lists what a reader must know before trusting the numbers.
+func warnings(rd *results.RunDir, rows []Row, spreadLimit float64) []string {
+	var w []string
+	if rd.Run.Status.State != results.Complete {
+		reason := rd.Run.Status.Reason
+		if reason == "" {
+			reason = "no reason recorded"
+		}
+		w = append(w, fmt.Sprintf("The run is incomplete (%s); the report covers the finished scenarios only.", reason))
+	}
+	var missing, unstable, invalid []string
+	for _, r := range rows {
+		switch {
+		case r.Total == 0:
+			missing = append(missing, r.ID)
+		case r.Valid == 0:
+			invalid = append(invalid, r.ID)
+		case r.Unstable:
+			unstable = append(unstable, r.ID)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		w = append(w, "No results for: "+strings.Join(missing, ", ")+".")
+	}
+	if len(invalid) > 0 {
+		w = append(w, "No valid repeat for: "+strings.Join(invalid, ", ")+"; see the reasons under the results table.")
+	}
+	if len(unstable) > 0 {
+		w = append(w, fmt.Sprintf("The repeats of %s spread by more than ±%.0f%% (records/s) or ±%.0f%% (p99); treat their medians with care and run more repeats.",
+			strings.Join(unstable, ", "), spreadLimit*100, 2*spreadLimit*100))
+	}
+	return w
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

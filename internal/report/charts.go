@@ -407,4 +407,3 @@ func slug(s string) string {
 		return '-'
 	}, s)
 }
-

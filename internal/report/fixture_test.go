@@ -22,7 +22,7 @@ type fixture struct {
 	repeats   int
 	brokers   int
 	seconds   int
-	noise     float64 // relative noise of the rate between repeats
+	noise     float64        // relative noise of the rate between repeats
 	invalid   map[string]int // scenario ID -> repeat written as invalid
 	start     time.Time
 	reference bool
@@ -160,7 +160,9 @@ func (f fixture) repeat(rng *rand.Rand, id string, n, batch, replicas int, start
 // histogram buckets samples (ms) on 10%-wide bounds in microseconds and summarises them.
 func histogram(samples []float64) ([]results.Bucket, results.Latency) {
 	sort.Float64s(samples)
-	q := func(p float64) float64 { return samples[min(len(samples)-1, int(math.Ceil(p*float64(len(samples))))-1)] }
+	q := func(p float64) float64 {
+		return samples[min(len(samples)-1, int(math.Ceil(p*float64(len(samples))))-1)]
+	}
 	var sum float64
 	for _, s := range samples {
 		sum += s

@@ -1,0 +1,410 @@
+package load
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/metrics"
+)
+
+// ConsumerConfig describes one consume run.
+type ConsumerConfig struct {
+	// Bootstrap is the comma-separated broker list; it overrides bootstrap.servers.
+	Bootstrap string
+	// Topics to consume, or Include, a regular expression of topic names (--include).
+	Topics  []string
+	Include string
+	// Group is the consumer group, overriding the default "perf-consumer-<random>" (as
+	// Kafka's tool names it).
+	Group string
+	// Properties are Java consumer properties, overriding the Java client's defaults.
+	Properties map[string]string
+	// Consumers is the number of clients in the group, overriding the default 1.
+	Consumers int
+	// Records stops the run once this many were consumed in total; 0 means no limit.
+	Records int64
+	// Duration bounds the run; 0 means no bound.
+	Duration time.Duration
+	// Timeout ends the run when no record arrived for this long, overriding the default
+	// 10 s of Kafka's tool.
+	Timeout time.Duration
+	// FromLatest starts a group without committed offsets at the end of the log rather
+	// than at the start (Kafka's tool starts at the earliest).
+	FromLatest bool
+	// TickInterval is the period of progress ticks, overriding the default 1 s.
+	TickInterval time.Duration
+}
+
+// DefaultConsumeTimeout is Kafka's consumer perf tool's --timeout default.
+const DefaultConsumeTimeout = 10 * time.Second
+
+// ConsumeTick is the progress of a consume run.
+type ConsumeTick struct {
+	Elapsed, Interval time.Duration
+	// Records and Bytes are counted in this interval; TotalRecords and TotalBytes so far.
+	Records, Bytes, TotalRecords, TotalBytes int64
+	RecordsPerSec, MiBPerSec                 float64
+	// Rebalance is the time spent joining the group in this interval.
+	Rebalance time.Duration
+	// EndToEnd summarises the interval's end-to-end latencies.
+	EndToEnd metrics.LatencySummary
+}
+
+// ConsumeResult is the outcome of Consume.
+type ConsumeResult struct {
+	Group     string `json:"group"`
+	Consumers int    `json:"consumers"`
+	// Records and Bytes (key plus value) consumed.
+	Records int64 `json:"records"`
+	Bytes   int64 `json:"bytes"`
+	// Start and End bound the run (wall clock, for Kafka's date-formatted lines).
+	Start          time.Time `json:"start"`
+	End            time.Time `json:"end"`
+	ElapsedSeconds float64   `json:"elapsed_seconds"`
+	RecordsPerSec  float64   `json:"records_per_sec"`
+	MiBPerSec      float64   `json:"mib_per_sec"`
+	// RebalanceSeconds is the time spent joining the group (the longest of the consumers);
+	// FetchSeconds the rest, with the rates over it, as Kafka's tool reports them.
+	RebalanceSeconds   float64 `json:"rebalance_seconds"`
+	FetchSeconds       float64 `json:"fetch_seconds"`
+	FetchRecordsPerSec float64 `json:"fetch_records_per_sec"`
+	FetchMiBPerSec     float64 `json:"fetch_mib_per_sec"`
+	// EndToEnd is the latency from produce to consume: from the kbench-ts header when the
+	// records carry it (microseconds), else from the record's create timestamp
+	// (milliseconds). EndToEndSource says which ("header", "timestamp", or "" for none).
+	EndToEnd          metrics.LatencySummary `json:"end_to_end_latency"`
+	EndToEndHistogram *metrics.Histogram     `json:"end_to_end_histogram"`
+	EndToEndSource    string                 `json:"end_to_end_source,omitempty"`
+	// TimedOut is true when the run ended because no record came for Timeout.
+	TimedOut bool `json:"timed_out,omitempty"`
+	// Errors counts fetch errors by text.
+	Errors      map[string]int64  `json:"errors,omitempty"`
+	CPU         ClientCPU         `json:"client_cpu"`
+	Settings    map[string]string `json:"settings"`
+	Warnings    []string          `json:"warnings,omitempty"`
+	Interrupted bool              `json:"interrupted,omitempty"`
+}
+
+func (c *ConsumerConfig) withDefaults() ConsumerConfig {
+	d := *c
+	if d.Consumers == 0 {
+		d.Consumers = 1
+	}
+	if d.Group == "" {
+		d.Group = "perf-consumer-" + strconv.Itoa(rand.IntN(100_000))
+	}
+	if d.Timeout == 0 {
+		d.Timeout = DefaultConsumeTimeout
+	}
+	if d.TickInterval == 0 {
+		d.TickInterval = DefaultTickInterval
+	}
+	return d
+}
+
+func (c *ConsumerConfig) validate() error {
+	var errs []error
+	if (len(c.Topics) == 0) == (c.Include == "") {
+		errs = append(errs, errors.New("exactly one of topic or include is required"))
+	}
+	if c.Include != "" {
+		if _, err := regexp.Compile(c.Include); err != nil {
+			errs = append(errs, fmt.Errorf("include %q is not a regular expression: %w", c.Include, err))
+		}
+	}
+	if c.Consumers < 1 {
+		errs = append(errs, fmt.Errorf("consumers %d is less than 1", c.Consumers))
+	}
+	if c.Records < 0 {
+		errs = append(errs, fmt.Errorf("records %d is negative", c.Records))
+	}
+	if c.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("timeout %v is negative", c.Timeout))
+	}
+	return errors.Join(errs...)
+}
+
+type consumerWorker struct {
+	cl              *kgo.Client
+	records, bytes  atomic.Int64
+	joined          atomic.Int64 // ns spent joining, cumulative
+	e2e             *metrics.Recorder
+	joinMu          sync.Mutex
+	joinStart       time.Time
+	assigned        int
+	headers, stamps atomic.Int64
+	errMu           sync.Mutex
+	errs            map[string]int64
+}
+
+func (w *consumerWorker) onAssigned(_ context.Context, _ *kgo.Client, m map[string][]int32) {
+	w.joinMu.Lock()
+	defer w.joinMu.Unlock()
+	if w.assigned == 0 {
+		w.joined.Add(int64(time.Since(w.joinStart)))
+	}
+	for _, ps := range m {
+		w.assigned += len(ps)
+	}
+}
+
+func (w *consumerWorker) onRevoked(_ context.Context, _ *kgo.Client, m map[string][]int32) {
+	w.joinMu.Lock()
+	defer w.joinMu.Unlock()
+	for _, ps := range m {
+		w.assigned -= len(ps)
+	}
+	if w.assigned <= 0 {
+		w.assigned = 0
+		w.joinStart = time.Now()
+	}
+}
+
+// Consume runs cfg and returns its result; tick, if not nil, is called every TickInterval.
+// It ends when Records were consumed, Duration passed, no record came for Timeout, or ctx is
+// cancelled.
+func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*ConsumeResult, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("invalid consumer configuration: %w", err)
+	}
+	props := map[string]string{
+		// Kafka's consumer perf tool reads from the earliest offset unless --from-latest.
+		"auto.offset.reset": "earliest",
+	}
+	if cfg.FromLatest {
+		props["auto.offset.reset"] = "latest"
+	}
+	for k, v := range cfg.Properties {
+		props[k] = v
+	}
+	props["group.id"] = cfg.Group
+	settings, err := ParseProperties(RoleConsumer, props)
+	if err != nil {
+		return nil, err
+	}
+	seeds := settings.Bootstrap
+	if cfg.Bootstrap != "" {
+		seeds = strings.Split(cfg.Bootstrap, ",")
+		settings.Effective["bootstrap.servers"] = cfg.Bootstrap
+	}
+	if len(seeds) == 0 {
+		return nil, errors.New("invalid consumer configuration: no bootstrap servers (--bootstrap-server or bootstrap.servers)")
+	}
+	if _, ok := props["client.id"]; !ok {
+		settings.Effective["client.id"] = "kbench-consumer-<n>"
+	}
+
+	cpu0 := processCPU()
+	start := time.Now()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if cfg.Duration > 0 {
+		var c2 context.CancelFunc
+		runCtx, c2 = context.WithDeadline(runCtx, start.Add(cfg.Duration))
+		defer c2()
+	}
+	workers := make([]*consumerWorker, cfg.Consumers)
+	for i := range workers {
+		w := &consumerWorker{e2e: metrics.NewRecorder(), joinStart: start, errs: map[string]int64{}}
+		opts := []kgo.Opt{
+			kgo.SeedBrokers(seeds...),
+			kgo.ClientID(fmt.Sprintf("kbench-consumer-%d", i)),
+			kgo.ConsumerGroup(cfg.Group),
+			kgo.OnPartitionsAssigned(w.onAssigned),
+			kgo.OnPartitionsRevoked(w.onRevoked),
+		}
+		if cfg.Include != "" {
+			opts = append(opts, kgo.ConsumeTopics(cfg.Include), kgo.ConsumeRegex())
+		} else {
+			opts = append(opts, kgo.ConsumeTopics(cfg.Topics...))
+		}
+		opts = append(opts, settings.Opts...)
+		cl, err := kgo.NewClient(opts...)
+		if err != nil {
+			for _, o := range workers[:i] {
+				o.cl.Close()
+			}
+			return nil, fmt.Errorf("unable to create consumer client: %w", err)
+		}
+		w.cl = cl
+		workers[i] = w
+	}
+
+	var total atomic.Int64
+	var lastRecord atomic.Int64 // ns since start
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.poll(runCtx, cfg.Records, &total, &lastRecord, start, cancel)
+		}()
+	}
+
+	recs := make([]*metrics.Recorder, len(workers))
+	for i, w := range workers {
+		recs[i] = w.e2e
+	}
+	e2eM := metrics.NewMerger(recs...)
+	var timedOut bool
+	endCh := make(chan time.Time, 1)
+	go func() {
+		endCh <- consumerTicks(runCtx, workers, e2eM, &cfg, start, &lastRecord, &timedOut, cancel, tick)
+	}()
+	wg.Wait()
+	cancel()
+	end := <-endCh
+	for _, w := range workers {
+		w.cl.Close()
+	}
+	cpu := processCPU().sub(cpu0)
+
+	res := &ConsumeResult{Group: cfg.Group, Consumers: cfg.Consumers, Start: start, End: end,
+		TimedOut: timedOut, Errors: map[string]int64{}, Settings: settings.Effective,
+		Warnings: settings.Warnings, Interrupted: ctx.Err() != nil}
+	var joined time.Duration
+	var headers, stamps int64
+	for _, w := range workers {
+		res.Records += w.records.Load()
+		res.Bytes += w.bytes.Load()
+		joined = max(joined, time.Duration(w.joined.Load()))
+		headers += w.headers.Load()
+		stamps += w.stamps.Load()
+		for k, v := range w.errs {
+			res.Errors[k] += v
+		}
+	}
+	_, e2e := e2eM.Tick()
+	res.EndToEndHistogram = e2e.Clone()
+	res.EndToEnd = e2e.Summary()
+	switch {
+	case headers > 0 && stamps == 0:
+		res.EndToEndSource = "header"
+	case stamps > 0:
+		res.EndToEndSource = "timestamp"
+	}
+	elapsed := end.Sub(start)
+	res.ElapsedSeconds = elapsed.Seconds()
+	res.RebalanceSeconds = joined.Seconds()
+	res.FetchSeconds = (elapsed - joined).Seconds()
+	mib := float64(res.Bytes) / (1024 * 1024)
+	if res.ElapsedSeconds > 0 {
+		res.RecordsPerSec = float64(res.Records) / res.ElapsedSeconds
+		res.MiBPerSec = mib / res.ElapsedSeconds
+	}
+	if res.FetchSeconds > 0 {
+		res.FetchRecordsPerSec = float64(res.Records) / res.FetchSeconds
+		res.FetchMiBPerSec = mib / res.FetchSeconds
+	}
+	res.CPU = clientCPU(cpu, res.Records)
+	return res, nil
+}
+
+// poll consumes until ctx ends or the run's total reaches limit (then it cancels the run).
+func (w *consumerWorker) poll(ctx context.Context, limit int64, total, lastRecord *atomic.Int64, start time.Time, cancel context.CancelFunc) {
+	for ctx.Err() == nil {
+		fetches := w.cl.PollFetches(ctx)
+		if fetches.IsClientClosed() {
+			return
+		}
+		now := time.Now()
+		nowUs := now.UnixMicro()
+		fetches.EachError(func(topic string, p int32, err error) {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return
+			}
+			w.errMu.Lock()
+			w.errs[fmt.Sprintf("%s[%d]: %v", topic, p, err)]++
+			w.errMu.Unlock()
+		})
+		var n, b int64
+		fetches.EachRecord(func(r *kgo.Record) {
+			n++
+			b += int64(len(r.Key) + len(r.Value))
+			if ts, ok := headerTimestamp(r); ok {
+				w.headers.Add(1)
+				w.e2e.Record(time.Duration(nowUs-ts) * time.Microsecond)
+			} else if !r.Timestamp.IsZero() && r.Attrs.TimestampType() == 0 {
+				w.stamps.Add(1)
+				w.e2e.Record(now.Sub(r.Timestamp))
+			}
+		})
+		if n == 0 {
+			continue
+		}
+		w.records.Add(n)
+		w.bytes.Add(b)
+		lastRecord.Store(int64(now.Sub(start)))
+		if t := total.Add(n); limit > 0 && t >= limit {
+			cancel()
+		}
+	}
+}
+
+// headerTimestamp returns the send time kbench produce wrote into the record, if any.
+func headerTimestamp(r *kgo.Record) (int64, bool) {
+	for _, h := range r.Headers {
+		if h.Key == TimestampHeaderKey && len(h.Value) == 8 {
+			return int64(binary.BigEndian.Uint64(h.Value)), true
+		}
+	}
+	return 0, false
+}
+
+// consumerTicks delivers ticks and watches the timeout until ctx ends; it returns the end of
+// the run: the moment the run was stopped, as Kafka's tool takes it after its poll loop.
+func consumerTicks(ctx context.Context, workers []*consumerWorker, e2e *metrics.Merger, cfg *ConsumerConfig, start time.Time, lastRecord *atomic.Int64, timedOut *bool, cancel context.CancelFunc, tick func(ConsumeTick)) time.Time {
+	check := time.NewTicker(100 * time.Millisecond)
+	defer check.Stop()
+	nextTick := start.Add(cfg.TickInterval)
+	var prevRecords, prevBytes int64
+	var prevJoined time.Duration
+	prev := time.Duration(0)
+	for {
+		select {
+		case <-ctx.Done():
+			return time.Now()
+		case now := <-check.C:
+			if now.Sub(start)-time.Duration(lastRecord.Load()) > cfg.Timeout {
+				*timedOut = true
+				cancel()
+				return now
+			}
+			if tick == nil || now.Before(nextTick) {
+				continue
+			}
+			nextTick = nextTick.Add(cfg.TickInterval)
+			el := now.Sub(start)
+			var records, byts int64
+			var joined time.Duration
+			for _, w := range workers {
+				records += w.records.Load()
+				byts += w.bytes.Load()
+				joined = max(joined, time.Duration(w.joined.Load()))
+			}
+			iv, _ := e2e.Tick()
+			t := ConsumeTick{Elapsed: el, Interval: el - prev,
+				Records: records - prevRecords, Bytes: byts - prevBytes,
+				TotalRecords: records, TotalBytes: byts,
+				Rebalance: joined - prevJoined, EndToEnd: iv.Summary()}
+			if s := t.Interval.Seconds(); s > 0 {
+				t.RecordsPerSec = float64(t.Records) / s
+				t.MiBPerSec = float64(t.Bytes) / s / (1024 * 1024)
+			}
+			prevRecords, prevBytes, prevJoined, prev = records, byts, joined, el
+			tick(t)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package load
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// newFakeCluster starts an in-process kfake cluster with the given topics (3 partitions each)
+// and returns its bootstrap list.
+func newFakeCluster(t *testing.T, topics ...string) string {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, topics...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return strings.Join(c.ListenAddrs(), ",")
+}
+
+func TestProduceConsumeAccountingFake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an in-process Kafka")
+	}
+	tests := []struct {
+		name string
+		cfg  ProducerConfig
+		want int64
+	}{
+		{"one producer", ProducerConfig{Producers: 1, RecordSize: 100, Records: 2000}, 2000},
+		// 1001 does not divide by 3: the remainder goes to the first producers.
+		{"three producers uneven split", ProducerConfig{Producers: 3, RecordSize: 10, Records: 1001}, 1001},
+		{"keys round robin with warm-up", ProducerConfig{Producers: 2, RecordSize: 50, Records: 1000, WarmupRecords: 200,
+			Keys: KeysRoundRobin, KeySpace: 10}, 1000},
+		{"monotonic payload, acks=1", ProducerConfig{PayloadMonotonic: true, Records: 500,
+			Properties: map[string]string{"acks": "1", "linger.ms": "0"}}, 500},
+		{"payload list, random keys, lz4", ProducerConfig{Payloads: [][]byte{[]byte("a"), []byte("bb")}, Records: 300,
+			Keys: KeysRandom, Properties: map[string]string{"compression.type": "lz4"}}, 300},
+		{"transactional", ProducerConfig{RecordSize: 20, Records: 400, TransactionalID: "txn-test",
+			TransactionDuration: 10 * time.Millisecond}, 400},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			topic := "acct-" + string(rune('a'+i))
+			boot := newFakeCluster(t, topic)
+			cfg := tt.cfg
+			cfg.Bootstrap, cfg.Topic, cfg.TimestampHeader = boot, topic, true
+			res, err := Produce(context.Background(), cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Sent != tt.want || res.Total.Acked != tt.want || res.Total.Failed != 0 {
+				t.Fatalf("sent %d acked %d failed %d (errors %v), want %d acked", res.Sent, res.Total.Acked, res.Total.Failed, res.Errors, tt.want)
+			}
+			if res.Total.DueLatency.Count != tt.want || res.Total.SendLatency.Count != tt.want {
+				t.Errorf("latency counts due %d send %d, want %d", res.Total.DueLatency.Count, res.Total.SendLatency.Count, tt.want)
+			}
+			if cfg.WarmupRecords > 0 {
+				if res.Steady == nil || res.Steady.Acked != tt.want-cfg.WarmupRecords {
+					t.Errorf("steady = %+v, want %d acked", res.Steady, tt.want-cfg.WarmupRecords)
+				}
+			} else if res.Steady != nil {
+				t.Errorf("steady stats without warm-up: %+v", res.Steady)
+			}
+			if res.CPU.Seconds <= 0 {
+				t.Errorf("client CPU = %v, want > 0", res.CPU.Seconds)
+			}
+			isolation := "read_uncommitted"
+			if cfg.TransactionalID != "" {
+				isolation = "read_committed"
+			}
+			cres, err := Consume(context.Background(), ConsumerConfig{
+				Bootstrap: boot, Topics: []string{topic}, Records: tt.want, Consumers: 2,
+				Timeout:    20 * time.Second,
+				Properties: map[string]string{"isolation.level": isolation},
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cres.Records != tt.want || cres.Bytes != res.Total.Bytes {
+				t.Errorf("consumed %d records %d bytes, produced %d records %d bytes", cres.Records, cres.Bytes, tt.want, res.Total.Bytes)
+			}
+			if cres.EndToEndSource != "header" || cres.EndToEnd.Count != tt.want {
+				t.Errorf("end-to-end source %q count %d, want header and %d", cres.EndToEndSource, cres.EndToEnd.Count, tt.want)
+			}
+		})
+	}
+}
+
+func TestProduceRateAndTicksFake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an in-process Kafka")
+	}
+	boot := newFakeCluster(t, "rate")
+	var ticks []Tick
+	res, err := Produce(context.Background(), ProducerConfig{
+		Bootstrap: boot, Topic: "rate", RecordSize: 10, Rate: 2000, Duration: 1500 * time.Millisecond,
+		Producers: 2, Warmup: 500 * time.Millisecond, TickInterval: 200 * time.Millisecond,
+	}, func(t Tick) { ticks = append(ticks, t) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pacer schedules exactly rate*duration records (per producer: 1000/s for 1.5 s).
+	if res.Sent != 3000 || res.Total.Acked != res.Sent {
+		t.Fatalf("sent %d acked %d, want 3000 sent and all acked (errors %v)", res.Sent, res.Total.Acked, res.Errors)
+	}
+	// Records due in the first 0.5 s are warm-up: 1000 of them.
+	if res.Steady == nil || res.Steady.Acked != 2000 {
+		t.Fatalf("steady = %+v, want 2000 acked", res.Steady)
+	}
+	if len(ticks) == 0 {
+		t.Fatal("no ticks")
+	}
+	var sum int64
+	for _, tk := range ticks {
+		sum += tk.Acked
+	}
+	last := ticks[len(ticks)-1]
+	if sum != last.TotalAcked {
+		t.Errorf("interval acks add to %d, last total %d", sum, last.TotalAcked)
+	}
+	if !ticks[0].Warmup {
+		t.Error("first tick is not marked as warm-up")
+	}
+}
+
+func TestProduceInvalidConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  ProducerConfig
+		want string
+	}{
+		{"no topic", ProducerConfig{Bootstrap: "x:1", RecordSize: 1, Records: 1}, "topic is required"},
+		{"two payload sources", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 1, PayloadMonotonic: true, Records: 1}, "exactly one of"},
+		{"no end", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 1}, "records or a duration"},
+		{"warm-up too long", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 1, Records: 5, WarmupRecords: 5}, "warm-up records 5"},
+		{"unknown property", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 1, Records: 5,
+			Properties: map[string]string{"lingerms": "1"}}, `unknown producer property "lingerms"`},
+		{"no bootstrap", ProducerConfig{Topic: "t", RecordSize: 1, Records: 5}, "no bootstrap servers"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Produce(context.Background(), tt.cfg, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}

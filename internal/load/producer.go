@@ -1,0 +1,400 @@
+package load
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/metrics"
+)
+
+// slot is one record in flight with what its acknowledgement needs. Slots are reused, so
+// producing allocates nothing per record.
+//
+// Subtleness ahead: the slot is the record's Context. kgo only calls Done() on it (nil for a
+// background context: never cancelled), and the promise gets the slot back from the record
+// with a type assertion instead of a map lookup or a closure allocated per record.
+type slot struct {
+	context.Context
+	rec       kgo.Record
+	due, sent time.Duration // since the run's start
+	steady    bool
+	hdr       [1]kgo.RecordHeader
+	ts        [8]byte
+	scratch   [20]byte
+}
+
+// producerWorker is one client and the state its promise updates.
+type producerWorker struct {
+	id     int
+	cl     *kgo.Client
+	start  time.Time
+	slots  sync.Pool
+	active sync.WaitGroup // records produced whose promise has not run
+
+	acked, failed, bytes             atomic.Int64
+	steadyAcked, steadyFailed, sbyts atomic.Int64
+	lastAck                          atomic.Int64 // ns since start
+	firstSteady                      atomic.Int64 // ns since start of the first steady send, -1 none
+
+	due, send, steadyDue, steadySend *metrics.Recorder
+
+	errMu sync.Mutex
+	errs  map[string]int64
+}
+
+func (w *producerWorker) promise(r *kgo.Record, err error) {
+	s := r.Context.(*slot)
+	now := time.Since(w.start)
+	if err != nil {
+		w.failed.Add(1)
+		if s.steady {
+			w.steadyFailed.Add(1)
+		}
+		w.errMu.Lock()
+		w.errs[err.Error()]++
+		w.errMu.Unlock()
+	} else {
+		n := int64(len(r.Value) + len(r.Key))
+		w.acked.Add(1)
+		w.bytes.Add(n)
+		w.due.Record(now - s.due)
+		w.send.Record(now - s.sent)
+		if s.steady {
+			w.steadyAcked.Add(1)
+			w.sbyts.Add(n)
+			w.steadyDue.Record(now - s.due)
+			w.steadySend.Record(now - s.sent)
+		}
+		if int64(now) > w.lastAck.Load() {
+			w.lastAck.Store(int64(now))
+		}
+	}
+	s.rec = kgo.Record{}
+	w.slots.Put(s)
+	w.active.Done()
+}
+
+// Produce runs cfg and returns its result. tick, if not nil, is called every
+// cfg.TickInterval from one goroutine. Per-record failures are counted in the result, not
+// returned as errors; the error is for a run that could not start. Cancelling ctx stops
+// sending and finishes with what was sent (Interrupted is then true).
+func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*ProduceResult, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("invalid producer configuration: %w", err)
+	}
+	props := map[string]string{}
+	for k, v := range cfg.Properties {
+		props[k] = v
+	}
+	if cfg.TransactionalID != "" {
+		props["transactional.id"] = cfg.TransactionalID
+	}
+	settings, err := ParseProperties(RoleProducer, props)
+	if err != nil {
+		return nil, err
+	}
+	seeds := settings.Bootstrap
+	if cfg.Bootstrap != "" {
+		seeds = strings.Split(cfg.Bootstrap, ",")
+		settings.Effective["bootstrap.servers"] = cfg.Bootstrap
+	}
+	if len(seeds) == 0 {
+		return nil, errors.New("invalid producer configuration: no bootstrap servers (--bootstrap-server or bootstrap.servers)")
+	}
+	if _, ok := props["client.id"]; !ok {
+		settings.Effective["client.id"] = "kbench-producer-<n>"
+	}
+
+	var pl *payloads
+	switch {
+	case cfg.Payloads != nil:
+		pl = &payloads{list: cfg.Payloads}
+	case cfg.PayloadMonotonic:
+		pl = &payloads{monotonic: true}
+	default:
+		pl = newRandomPayloads(cfg.RecordSize, cfg.Seed)
+	}
+	keys, err := newKeySpace(cfg.Keys, cfg.KeySpace)
+	if err != nil {
+		return nil, err
+	}
+
+	cpu0 := processCPU()
+	start := time.Now()
+	workers := make([]*producerWorker, cfg.Producers)
+	for i := range workers {
+		w := &producerWorker{
+			id: i, start: start, errs: map[string]int64{},
+			due: metrics.NewRecorder(), send: metrics.NewRecorder(),
+			steadyDue: metrics.NewRecorder(), steadySend: metrics.NewRecorder(),
+		}
+		w.firstSteady.Store(-1)
+		w.slots.New = func() any { s := &slot{Context: context.Background()}; return s }
+		opts := []kgo.Opt{
+			kgo.SeedBrokers(seeds...),
+			// Kafka's tool is a Java client named perf-producer-client; ours are numbered.
+			kgo.ClientID(fmt.Sprintf("kbench-producer-%d", i)),
+			// The Java producer asks the broker to auto-create a missing topic
+			// (allow.auto.create.topics=true); kgo does not unless told.
+			kgo.AllowAutoTopicCreation(),
+		}
+		opts = append(opts, settings.Opts...) // user overrides come after our defaults
+		if cfg.TransactionalID != "" && cfg.Producers > 1 {
+			opts = append(opts, kgo.TransactionalID(fmt.Sprintf("%s-%d", cfg.TransactionalID, i)))
+		}
+		cl, err := kgo.NewClient(opts...)
+		if err != nil {
+			for _, o := range workers[:i] {
+				o.cl.Close()
+			}
+			return nil, fmt.Errorf("unable to create producer client: %w", err)
+		}
+		w.cl = cl
+		workers[i] = w
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if cfg.Duration > 0 {
+		var c2 context.CancelFunc
+		runCtx, c2 = context.WithDeadline(runCtx, start.Add(cfg.Duration))
+		defer c2()
+	}
+
+	var inWarmup atomic.Bool
+	inWarmup.Store(cfg.WarmupRecords > 0 || cfg.Warmup > 0)
+	var sendErr error
+	var sendErrOnce sync.Once
+	var wg sync.WaitGroup
+	for i, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.run(runCtx, &cfg, i, pl, keys, &inWarmup); err != nil {
+				sendErrOnce.Do(func() { sendErr = err })
+				cancel()
+			}
+		}()
+	}
+
+	dueRecs := make([]*metrics.Recorder, len(workers))
+	sendRecs := make([]*metrics.Recorder, len(workers))
+	for i, w := range workers {
+		dueRecs[i], sendRecs[i] = w.due, w.send
+	}
+	dueM, sendM := metrics.NewMerger(dueRecs...), metrics.NewMerger(sendRecs...)
+	tickDone := make(chan struct{})
+	stopTicks := make(chan struct{})
+	go func() {
+		defer close(tickDone)
+		producerTicks(workers, dueM, sendM, cfg.TickInterval, start, &inWarmup, stopTicks, tick)
+	}()
+	wg.Wait()
+	close(stopTicks)
+	<-tickDone
+	for _, w := range workers {
+		w.cl.Close()
+		w.active.Wait()
+	}
+	cpu := processCPU().sub(cpu0)
+
+	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,
+		Errors: map[string]int64{}, Settings: settings.Effective, Warnings: settings.Warnings,
+		Interrupted: ctx.Err() != nil}
+	var acked, failed, byts, sAcked, sFailed, sBytes, lastAck int64
+	firstSteady := int64(-1)
+	var sDueRecs, sSendRecs []*metrics.Recorder
+	for _, w := range workers {
+		acked += w.acked.Load()
+		failed += w.failed.Load()
+		byts += w.bytes.Load()
+		sAcked += w.steadyAcked.Load()
+		sFailed += w.steadyFailed.Load()
+		sBytes += w.sbyts.Load()
+		lastAck = max(lastAck, w.lastAck.Load())
+		if f := w.firstSteady.Load(); f >= 0 && (firstSteady < 0 || f < firstSteady) {
+			firstSteady = f
+		}
+		for k, v := range w.errs {
+			res.Errors[k] += v
+		}
+		sDueRecs, sSendRecs = append(sDueRecs, w.steadyDue), append(sSendRecs, w.steadySend)
+	}
+	// The last tick drains what the periodic ticks have not: the mergers' cumulative
+	// histograms then hold every acknowledgement of the run.
+	_, due := dueM.Tick()
+	_, send := sendM.Tick()
+	end := time.Duration(lastAck)
+	if end == 0 {
+		end = time.Since(start)
+	}
+	res.Sent = acked + failed
+	res.Total = newProduceStats(acked, failed, byts, end, due.Clone(), send.Clone())
+	if cfg.WarmupRecords > 0 || cfg.Warmup > 0 {
+		_, sd := metrics.NewMerger(sDueRecs...).Tick()
+		_, ss := metrics.NewMerger(sSendRecs...).Tick()
+		el := time.Duration(0)
+		if firstSteady >= 0 {
+			el = end - time.Duration(firstSteady)
+		}
+		st := newProduceStats(sAcked, sFailed, sBytes, el, sd.Clone(), ss.Clone())
+		res.Steady = &st
+	}
+	res.CPU = clientCPU(cpu, acked)
+	if sendErr != nil {
+		return res, sendErr
+	}
+	return res, nil
+}
+
+// run sends worker i's share of the records, paced, and waits for their acknowledgements.
+func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl *payloads, keys *keySpace, inWarmup *atomic.Bool) error {
+	limit := int64(-1)
+	if cfg.Records > 0 {
+		limit = share(cfg.Records, cfg.Producers, i)
+	}
+	warmupN := share(cfg.WarmupRecords, cfg.Producers, i)
+	pacer := Pacer{Rate: cfg.Rate / float64(cfg.Producers)}
+	rng := rand.New(rand.NewPCG(cfg.Seed+uint64(i), uint64(i)*0x9e3779b97f4a7c15+1))
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	txn := cfg.TransactionalID != ""
+	var txnStart time.Time
+	var err error
+	for n := int64(0); limit < 0 || n < limit; n++ {
+		if ctx.Err() != nil {
+			break
+		}
+		if txn && txnStart.IsZero() {
+			if err = w.cl.BeginTransaction(); err != nil {
+				err = fmt.Errorf("unable to begin transaction: %w", err)
+				break
+			}
+			txnStart = time.Now()
+		}
+		due := pacer.Due(n)
+		if pacer.Rate > 0 {
+			if cfg.Duration > 0 && due >= cfg.Duration {
+				break
+			}
+			if wait := pacer.Wait(time.Since(w.start), n); wait > 0 {
+				timer.Reset(wait)
+				select {
+				case <-timer.C:
+				case <-ctx.Done():
+				}
+				if ctx.Err() != nil {
+					break
+				}
+			}
+		}
+		now := time.Now()
+		sent := now.Sub(w.start)
+		if pacer.Rate <= 0 {
+			due = sent
+		}
+		s := w.slots.Get().(*slot)
+		s.due, s.sent = due, sent
+		s.steady = (warmupN > 0 && n >= warmupN) || (cfg.Warmup > 0 && due >= cfg.Warmup)
+		if s.steady {
+			if inWarmup.Load() {
+				inWarmup.Store(false)
+			}
+			if w.firstSteady.Load() < 0 {
+				w.firstSteady.Store(int64(sent))
+			}
+		}
+		s.rec = kgo.Record{
+			Topic:     cfg.Topic,
+			Key:       keys.next(rng, n),
+			Value:     pl.next(rng, n, s.scratch[:]),
+			Timestamp: now,
+			Context:   s,
+		}
+		if cfg.TimestampHeader {
+			binary.BigEndian.PutUint64(s.ts[:], uint64(now.UnixMicro()))
+			s.hdr[0] = kgo.RecordHeader{Key: TimestampHeaderKey, Value: s.ts[:]}
+			s.rec.Headers = s.hdr[:]
+		}
+		w.active.Add(1)
+		// The run context is deliberately not passed: a record handed over must finish on
+		// its own (acknowledged or failed by delivery.timeout.ms), so that the counts add up.
+		w.cl.Produce(context.Background(), &s.rec, w.promise)
+
+		if txn && time.Since(txnStart) >= cfg.TransactionDuration {
+			if err = w.commit(ctx); err != nil {
+				break
+			}
+			txnStart = time.Time{}
+		}
+	}
+	if txn && !txnStart.IsZero() && err == nil {
+		err = w.commit(context.Background())
+	}
+	if ferr := w.cl.Flush(context.Background()); ferr != nil && err == nil {
+		err = fmt.Errorf("unable to flush producer %d: %w", i, ferr)
+	}
+	return err
+}
+
+func (w *producerWorker) commit(ctx context.Context) error {
+	if err := w.cl.Flush(context.Background()); err != nil {
+		return fmt.Errorf("unable to flush transaction: %w", err)
+	}
+	if err := w.cl.EndTransaction(context.Background(), kgo.TryCommit); err != nil {
+		return fmt.Errorf("unable to commit transaction: %w", err)
+	}
+	return nil
+}
+
+// producerTicks calls tick every interval with the workers' counts and latencies until stop
+// is closed. Ticks drain the workers' recorders into the mergers, whose cumulative
+// histograms the final result takes.
+func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interval time.Duration, start time.Time, inWarmup *atomic.Bool, stop <-chan struct{}, tick func(Tick)) {
+	if tick == nil {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	var prevAcked, prevFailed, prevBytes int64
+	prev := time.Duration(0)
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			el := now.Sub(start)
+			var acked, failed, byts int64
+			for _, w := range workers {
+				acked += w.acked.Load()
+				failed += w.failed.Load()
+				byts += w.bytes.Load()
+			}
+			di, dc := due.Tick()
+			si, _ := send.Tick()
+			iv := el - prev
+			tk := Tick{
+				Elapsed: el, Interval: iv, Warmup: inWarmup.Load(),
+				Acked: acked - prevAcked, Failed: failed - prevFailed, Bytes: byts - prevBytes,
+				DueLatency: di.Summary(), SendLatency: si.Summary(),
+				TotalAcked: acked, TotalFailed: failed, TotalBytes: byts, TotalDueLatency: dc.Summary(),
+			}
+			if s := iv.Seconds(); s > 0 {
+				tk.RecordsPerSec = float64(tk.Acked) / s
+				tk.MiBPerSec = float64(tk.Bytes) / s / (1024 * 1024)
+			}
+			prevAcked, prevFailed, prevBytes, prev = acked, failed, byts, el
+			tick(tk)
+		}
+	}
+}

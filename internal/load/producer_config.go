@@ -1,0 +1,152 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ProducerConfig describes one produce run. The zero value of each optional field is its
+// documented default; validate checks the fields together.
+type ProducerConfig struct {
+	// Bootstrap is the comma-separated broker list; it overrides bootstrap.servers in
+	// Properties.
+	Bootstrap string
+	// Topic receives the records (auto-created by the broker if it allows, as the Java
+	// producer requests).
+	Topic string
+	// Properties are Java client properties (see ParseProperties), overriding the Java
+	// client's defaults.
+	Properties map[string]string
+	// Producers is the number of independent clients, overriding the default 1. Records and
+	// Rate are split between them, as N copies of Kafka's tool would be given.
+	Producers int
+	// RecordSize is the value size in bytes of random A-Z payloads.
+	RecordSize int
+	// Payloads, when set, replaces random payloads: each record takes one at random
+	// (--payload-file).
+	Payloads [][]byte
+	// PayloadMonotonic makes each value the record's sequence number in decimal.
+	PayloadMonotonic bool
+	// Records is the total to send; 0 means until Duration ends.
+	Records int64
+	// Duration bounds the run; 0 means until Records are sent.
+	Duration time.Duration
+	// Rate is the total target in records/s; 0 or less means unlimited.
+	Rate float64
+	// WarmupRecords are the first records (split between producers) left out of the steady
+	// statistics, as Kafka's --warmup-records.
+	WarmupRecords int64
+	// Warmup leaves out records due in this first stretch of the run instead.
+	Warmup time.Duration
+	// Keys chooses record keys, overriding the default KeysNone.
+	Keys KeyDistribution
+	// KeySpace is the number of distinct keys, overriding the default 1024.
+	KeySpace int
+	// TimestampHeader adds a "kbench-ts" header (8 bytes, big-endian Unix microseconds of
+	// the send) so a consumer measures end-to-end latency to the microsecond.
+	TimestampHeader bool
+	// TransactionalID makes the producers transactional (suffixed "-i" with several);
+	// TransactionDuration is the age at which a transaction is committed, overriding the
+	// default 3 s of Kafka's tool. A TransactionDuration alone enables transactions too.
+	TransactionalID     string
+	TransactionDuration time.Duration
+	// TickInterval is the period of progress ticks, overriding the default 1 s.
+	TickInterval time.Duration
+	// Seed seeds the payload and key generators, overriding the default 0 (as Kafka's tool).
+	Seed uint64
+}
+
+// Defaults of ProducerConfig.
+const (
+	DefaultKeySpace            = 1024
+	DefaultTickInterval        = time.Second
+	DefaultTransactionDuration = 3 * time.Second
+	// TimestampHeaderKey names the header carrying the send time (see TimestampHeader).
+	TimestampHeaderKey = "kbench-ts"
+)
+
+func (c *ProducerConfig) withDefaults() ProducerConfig {
+	d := *c
+	if d.Producers == 0 {
+		d.Producers = 1
+	}
+	if d.Keys == "" {
+		d.Keys = KeysNone
+	}
+	if d.KeySpace == 0 {
+		d.KeySpace = DefaultKeySpace
+	}
+	if d.TickInterval == 0 {
+		d.TickInterval = DefaultTickInterval
+	}
+	if d.TransactionDuration > 0 && d.TransactionalID == "" {
+		d.TransactionalID = fmt.Sprintf("performance-producer-%d", time.Now().UnixNano())
+	}
+	if d.TransactionalID != "" && d.TransactionDuration == 0 {
+		d.TransactionDuration = DefaultTransactionDuration
+	}
+	return d
+}
+
+// validate checks the fields together and names the offending value and its limit.
+func (c *ProducerConfig) validate() error {
+	var errs []error
+	if c.Topic == "" {
+		errs = append(errs, errors.New("topic is required"))
+	}
+	if c.Producers < 1 {
+		errs = append(errs, fmt.Errorf("producers %d is less than 1", c.Producers))
+	}
+	sources := 0
+	if c.RecordSize > 0 {
+		sources++
+	}
+	if c.Payloads != nil {
+		sources++
+	}
+	if c.PayloadMonotonic {
+		sources++
+	}
+	if sources != 1 {
+		errs = append(errs, errors.New("exactly one of record size, payload file or monotonic payload is required"))
+	}
+	if c.RecordSize < 0 {
+		errs = append(errs, fmt.Errorf("record size %d is negative", c.RecordSize))
+	}
+	if c.Records < 0 {
+		errs = append(errs, fmt.Errorf("records %d is negative", c.Records))
+	}
+	if c.Records == 0 && c.Duration <= 0 {
+		errs = append(errs, errors.New("a number of records or a duration is required"))
+	}
+	if c.Records > 0 && c.WarmupRecords >= c.Records {
+		errs = append(errs, fmt.Errorf("warm-up records %d is not fewer than the %d records of the run", c.WarmupRecords, c.Records))
+	}
+	if c.WarmupRecords > 0 && c.Warmup > 0 {
+		errs = append(errs, errors.New("warm-up is given both as records and as a duration"))
+	}
+	if c.Duration > 0 && c.Warmup >= c.Duration {
+		errs = append(errs, fmt.Errorf("warm-up %v is not shorter than the run's %v", c.Warmup, c.Duration))
+	}
+	if c.KeySpace < 1 {
+		errs = append(errs, fmt.Errorf("key space %d is less than 1", c.KeySpace))
+	}
+	if _, err := ParseKeyDistribution(string(c.Keys)); err != nil {
+		errs = append(errs, err)
+	}
+	if c.TransactionDuration < 0 {
+		errs = append(errs, fmt.Errorf("transaction duration %v is negative", c.TransactionDuration))
+	}
+	return errors.Join(errs...)
+}
+
+// share returns worker i's part of total split between n workers (the first total%n get one
+// more).
+func share(total int64, n, i int) int64 {
+	s := total / int64(n)
+	if int64(i) < total%int64(n) {
+		s++
+	}
+	return s
+}

@@ -1,0 +1,86 @@
+package load
+
+import (
+	"time"
+
+	"github.com/kbench/kbench/internal/metrics"
+)
+
+// Tick is the progress of a produce run, delivered every TickInterval.
+type Tick struct {
+	// Elapsed is the time since the start; Interval the time since the previous tick.
+	Elapsed, Interval time.Duration
+	// Warmup is true while the run is still in its warm-up.
+	Warmup bool
+	// Acked, Failed and Bytes are counted in this interval; Bytes are key plus value bytes
+	// of acknowledged records.
+	Acked, Failed, Bytes int64
+	// RecordsPerSec and MiBPerSec are this interval's acknowledged rates.
+	RecordsPerSec, MiBPerSec float64
+	// DueLatency and SendLatency summarise this interval's acknowledgements, from due and
+	// from send time.
+	DueLatency, SendLatency metrics.LatencySummary
+	// TotalAcked, TotalFailed, TotalBytes and TotalDueLatency cover the run so far.
+	TotalAcked, TotalFailed, TotalBytes int64
+	TotalDueLatency                     metrics.LatencySummary
+}
+
+// ProduceStats describes the records of one phase of a run (the whole run, or the steady
+// state after warm-up).
+type ProduceStats struct {
+	// Acked records were acknowledged by the brokers; Failed were not, after the client's
+	// retries. Throughput counts Acked only.
+	Acked  int64 `json:"acked"`
+	Failed int64 `json:"failed"`
+	// Bytes is the key plus value bytes of acknowledged records.
+	Bytes int64 `json:"bytes"`
+	// ElapsedSeconds runs from the phase's first send to its last acknowledgement.
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	RecordsPerSec  float64 `json:"records_per_sec"`
+	// MiBPerSec is MiB (1024*1024 bytes) per second, what Kafka's tools print as MB/sec.
+	MiBPerSec float64 `json:"mib_per_sec"`
+	// DueLatency runs from the moment each record was due (its slot under a rate limit, the
+	// moment it was handed to the client when unlimited) to its acknowledgement.
+	DueLatency metrics.LatencySummary `json:"due_latency"`
+	// SendLatency runs from the moment each record was handed to the client.
+	SendLatency metrics.LatencySummary `json:"send_latency"`
+	// The full histograms, so a report can compute any other percentile.
+	DueHistogram  *metrics.Histogram `json:"due_histogram"`
+	SendHistogram *metrics.Histogram `json:"send_histogram"`
+}
+
+// ProduceResult is the outcome of Produce.
+type ProduceResult struct {
+	Topic     string  `json:"topic"`
+	Producers int     `json:"producers"`
+	Rate      float64 `json:"rate,omitempty"`
+	// Sent records were handed to the clients: Sent = Total.Acked + Total.Failed.
+	Sent  int64        `json:"sent"`
+	Total ProduceStats `json:"total"`
+	// Steady leaves the warm-up out; nil without warm-up.
+	Steady *ProduceStats `json:"steady,omitempty"`
+	// Errors counts failed records by error text.
+	Errors map[string]int64 `json:"errors,omitempty"`
+	// CPU is the client process's CPU over the run, per million acknowledged records too.
+	CPU ClientCPU `json:"client_cpu"`
+	// Settings are the effective client properties (Java names, defaults included, secrets
+	// hidden); Warnings the properties that had no franz-go equivalent.
+	Settings map[string]string `json:"settings"`
+	Warnings []string          `json:"warnings,omitempty"`
+	// Interrupted is true when the run was cancelled before its end.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+func newProduceStats(acked, failed, bytes int64, elapsed time.Duration, due, send *metrics.Histogram) ProduceStats {
+	s := ProduceStats{
+		Acked: acked, Failed: failed, Bytes: bytes,
+		ElapsedSeconds: elapsed.Seconds(),
+		DueLatency:     due.Summary(), SendLatency: send.Summary(),
+		DueHistogram: due, SendHistogram: send,
+	}
+	if sec := elapsed.Seconds(); sec > 0 {
+		s.RecordsPerSec = float64(acked) / sec
+		s.MiBPerSec = float64(bytes) / sec / (1024 * 1024)
+	}
+	return s
+}

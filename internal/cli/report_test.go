@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kbench/kbench/internal/results"
+)
+
+// writeRun writes a small run directory: two scenarios of three repeats whose records/s are
+// rate*(1±2%) from a seeded generator.
+func writeRun(t *testing.T, seed uint64, rate float64) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	dir, err := results.Create(t.TempDir(), start, "cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &results.Run{Study: results.Study{Name: "cli"}, Status: results.Status{State: results.Complete}, Started: start}
+	for _, acks := range []string{"1", "all"} {
+		id := "acks-" + acks
+		run.Scenarios = append(run.Scenarios, results.Scenario{ID: id, Params: []results.Param{{Name: "acks", Value: acks}}, Repeats: 3})
+		for n := 1; n <= 3; n++ {
+			r := rate * (1 + 0.02*(2*rng.Float64()-1))
+			rep := &results.Repeat{Scenario: id, Repeat: n,
+				Workload: results.Workload{Kind: "produce", RecordSize: 100, NumRecords: 1000, Throughput: -1},
+				Topic:    results.Topic{Name: fmt.Sprintf("t-%s-%d", id, n), Partitions: 1, Replicas: 1},
+				Summary:  results.Summary{RecordsAcked: 1000, RecordsPerSec: r, MiBPerSec: r * 100 / (1 << 20), Elapsed: 1000 / r},
+				Validity: results.Validity{Valid: true}}
+			if err := results.WriteRepeat(dir, rep); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := results.WriteRun(dir, run); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestReportCommand(t *testing.T) {
+	dir := writeRun(t, 1, 1000)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"report", dir, "--format", "md,csv"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := filepath.Join(dir, "report.md") + "\n" + filepath.Join(dir, "results.csv") + "\n"
+	if stdout.String() != want {
+		t.Errorf("printed %q, want %q", stdout.String(), want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
+		t.Error(err)
+	}
+	if code := run([]string{"report", dir, "--format", "pdf"}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "valid: md, html, csv, json") {
+		t.Errorf("bad format: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestCompareCommand(t *testing.T) {
+	base := writeRun(t, 1, 1000)
+	for _, tc := range []struct {
+		name string
+		rate float64
+		args []string
+		code int
+	}{
+		{"no limit", 500, nil, 0}, // deltas printed, no verdict asked
+		{"halved rate", 500, []string{"--fail-on-regression", "10"}, exitRegression}, // -50% beyond 10%
+		{"same rate", 1000, []string{"--fail-on-regression", "10"}, 0},               // noise only
+		{"faster", 2000, []string{"--fail-on-regression", "10"}, 0},                  // improvements never fail
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			other := writeRun(t, 2, tc.rate)
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"compare", base, other}, tc.args...), &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "acks-all") {
+				t.Errorf("output lacks the scenarios:\n%s", stdout.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package study
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Describe writes the plan as people read it before a run (kbench run --dry-run): the
+// cluster, every expanded scenario with its topic and load, the hypotheses, the notes and
+// the estimated duration.
+func (p *Plan) Describe(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "study %s: %s\n", p.Name, p.Title)
+	if p.Source != "" {
+		fmt.Fprintf(&b, "source: %s\n", p.Source)
+	}
+	fmt.Fprintf(&b, "cluster: %s\n", p.Cluster.describe())
+	fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d repeat%s\n",
+		p.Warmup, p.Cooldown, p.Repeats, plural(p.Repeats))
+	fmt.Fprintf(&b, "\n%d scenario%s:\n", len(p.Scenarios), plural(len(p.Scenarios)))
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  #\tid\ttopic\tload\testimate")
+	for i, s := range p.Scenarios {
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", i+1, s.ID, s.Topic.describe(), s.describeLoad(), roundDuration(p.scenarioDuration(s)))
+	}
+	tw.Flush()
+	if len(p.Hypotheses) > 0 {
+		fmt.Fprintf(&b, "\nhypotheses:\n")
+		for _, h := range p.Hypotheses {
+			fmt.Fprintf(&b, "  - %s\n", h.Text)
+		}
+	}
+	if len(p.Reference.Scenarios) > 0 {
+		fmt.Fprintf(&b, "\nreference figures for %d scenario%s", len(p.Reference.Scenarios), plural(len(p.Reference.Scenarios)))
+		if p.Reference.Source != "" {
+			fmt.Fprintf(&b, " (%s)", p.Reference.Source)
+		}
+		b.WriteString("\n")
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintf(&b, "\nnotes:\n")
+		for _, n := range p.Notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	runs := len(p.Scenarios) * p.Repeats
+	fmt.Fprintf(&b, "\nestimated duration: %s (%d scenario run%s", roundDuration(p.EstimatedDuration()), runs, plural(runs))
+	if p.Cluster.External == nil {
+		fmt.Fprintf(&b, ", cluster start %s", EstimateClusterStart)
+	}
+	b.WriteString(")\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (c Cluster) describe() string {
+	if e := c.External; e != nil {
+		s := "external, bootstrap " + e.Bootstrap
+		if e.CommandConfig != "" {
+			s += ", client config " + e.CommandConfig
+		}
+		if c.Brokers > 0 {
+			s += fmt.Sprintf(", %d brokers expected", c.Brokers)
+		}
+		return s
+	}
+	s := fmt.Sprintf("embedded, %d broker%s, Kafka %s, heap %s", c.Brokers, plural(c.Brokers), c.KafkaVersion, c.Heap)
+	if c.SASL != "" {
+		s += ", SASL " + c.SASL
+	}
+	if c.TLS {
+		s += ", TLS"
+	}
+	if len(c.BrokerConfigs) > 0 {
+		s += ", " + kv(c.BrokerConfigs)
+	}
+	return s
+}
+
+func (t Topic) describe() string {
+	s := fmt.Sprintf("%dp x%dr", t.Partitions, t.Replicas)
+	if len(t.Configs) > 0 {
+		s += " " + kv(t.Configs)
+	}
+	return s
+}
+
+func (s Scenario) describeLoad() string {
+	var parts []string
+	if n := s.Producers.Count; n > 0 {
+		p := s.Producers
+		d := fmt.Sprintf("%d producer%s, %s records", n, plural(n), FormatSize(int64(p.RecordSize)))
+		if p.Keys != "none" {
+			d += ", " + p.Keys + " keys"
+		}
+		if p.Rate > 0 {
+			d += fmt.Sprintf(", %d/s", p.Rate)
+		}
+		d += ", " + amount(p.Records, p.Duration)
+		if len(p.Properties) > 0 {
+			d += ", " + kv(p.Properties)
+		}
+		parts = append(parts, d)
+	}
+	if n := s.Consumers.Count; n > 0 {
+		c := s.Consumers
+		d := fmt.Sprintf("%d consumer%s", n, plural(n))
+		if s.Producers.Count == 0 {
+			d += " of a prefilled topic"
+		}
+		d += ", " + amount(c.Records, c.Duration)
+		if c.FetchSize > 0 {
+			d += ", fetch " + FormatSize(int64(c.FetchSize))
+		}
+		if len(c.Properties) > 0 {
+			d += ", " + kv(c.Properties)
+		}
+		parts = append(parts, d)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func amount(records int64, d time.Duration) string {
+	if records > 0 {
+		return strconv.FormatInt(records, 10) + " records"
+	}
+	return "for " + d.String()
+}
+
+func kv(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func roundDuration(d time.Duration) time.Duration { return d.Round(time.Second) }

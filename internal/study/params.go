@@ -1,0 +1,271 @@
+package study
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Shorthands are parameter names that need no declaration: each sets one field.
+var Shorthands = map[string]string{
+	"acks":        "producers.properties.acks",
+	"batch":       "producers.properties.batch.size",
+	"linger":      "producers.properties.linger.ms",
+	"compression": "producers.properties.compression.type",
+	"idempotence": "producers.properties.enable.idempotence",
+	"partitions":  "topic.partitions",
+	"replicas":    "topic.replicas",
+	"record_size": "producers.record_size",
+	"producers":   "producers.count",
+	"rate":        "producers.rate",
+	"records":     "producers.records",
+	"consumers":   "consumers.count",
+	"listener":    "listener",
+	"fetch_size":  "consumers.fetch_size",
+}
+
+// param is a swept parameter: either one field set to the written value, or named
+// values each setting several fields.
+type param struct {
+	name  string
+	field string              // the field a written value sets; "" for named values
+	named map[string][]assign // value name -> fields it sets
+	order []string            // value names in file order
+	node  *yaml.Node          // where the parameter was declared (nil for shorthands)
+}
+
+// assign is one field set by a named value.
+type assign struct {
+	path, value string
+	node        *yaml.Node
+}
+
+// axis is one matrix dimension.
+type axis struct {
+	param  *param
+	values []*yaml.Node
+}
+
+// choice is one parameter value of a listed scenario.
+type choice struct {
+	param *param
+	value *yaml.Node
+}
+
+// parameters decodes the parameters section:
+//
+//	parameters:
+//	  batch: producers.properties.batch.size     # a value sets one field
+//	  replication:                               # named values set several fields
+//	    async: {producers.properties.acks: "1"}
+//	    sync:  {producers.properties.acks: all, topic.configs.min.insync.replicas: 2}
+func (p *parsed) parameters(n *yaml.Node) error {
+	d := p.d
+	return d.pairs(n, "parameters", func(k, v *yaml.Node) error {
+		field := "parameters." + k.Value
+		if err := checkParamName(k.Value); err != nil {
+			return d.wrap(k, field, err)
+		}
+		pr := &param{name: k.Value, node: k}
+		switch v.Kind {
+		case yaml.ScalarNode:
+			if !validField(v.Value) {
+				return d.errorf(v, field, "unknown field %q %s", v.Value, choices(fieldChoices()))
+			}
+			pr.field = v.Value
+		case yaml.MappingNode:
+			pr.named = map[string][]assign{}
+			err := d.pairs(v, field, func(vk, vv *yaml.Node) error {
+				vfield := field + "." + vk.Value
+				if err := checkParamValue(vk.Value); err != nil {
+					return d.wrap(vk, vfield, err)
+				}
+				pr.order = append(pr.order, vk.Value)
+				return d.pairs(vv, vfield, func(fk, fv *yaml.Node) error {
+					if !validField(fk.Value) {
+						return d.errorf(fk, vfield+"."+fk.Value, "unknown field %q %s", fk.Value, choices(fieldChoices()))
+					}
+					s, err := d.scalar(fv, vfield+"."+fk.Value)
+					if err != nil {
+						return err
+					}
+					pr.named[vk.Value] = append(pr.named[vk.Value], assign{path: fk.Value, value: s, node: fv})
+					return nil
+				})
+			})
+			if err != nil {
+				return err
+			}
+		default:
+			return d.errorf(v, field, "want a field such as topic.replicas, or a mapping of named values, got %s", kindName(v))
+		}
+		p.params[k.Value] = pr
+		return nil
+	})
+}
+
+// lookupParam finds a declared parameter, a shorthand, or a field path used as a name.
+func (p *parsed) lookupParam(k *yaml.Node, field string) (*param, error) {
+	if pr, ok := p.params[k.Value]; ok {
+		return pr, nil
+	}
+	path, ok := Shorthands[k.Value]
+	if !ok && validField(k.Value) {
+		path, ok = k.Value, true
+	}
+	if !ok {
+		names := slices.Sorted(maps.Keys(p.params))
+		names = append(names, slices.Sorted(maps.Keys(Shorthands))...)
+		return nil, p.d.errorf(k, field, "unknown parameter %q: declare it under parameters, or use a field path or one of %s", k.Value, choices(names))
+	}
+	pr := &param{name: k.Value, field: path}
+	p.params[k.Value] = pr
+	return pr, nil
+}
+
+// matrixSection decodes `matrix: {name: [v1, v2], ...}`; the product is taken in file
+// order, the first parameter varying slowest.
+func (p *parsed) matrixSection(n *yaml.Node) error {
+	d := p.d
+	return d.pairs(n, "matrix", func(k, v *yaml.Node) error {
+		field := "matrix." + k.Value
+		pr, err := p.lookupParam(k, field)
+		if err != nil {
+			return err
+		}
+		ax := axis{param: pr}
+		seen := map[string]bool{}
+		err = d.list(v, field, func(i int, item *yaml.Node) error {
+			f := index(field, i)
+			s, err := d.scalar(item, f)
+			if err != nil {
+				return err
+			}
+			if seen[s] {
+				return d.errorf(item, f, "value %q appears twice", s)
+			}
+			seen[s] = true
+			if err := p.checkValue(pr, item, f); err != nil {
+				return err
+			}
+			ax.values = append(ax.values, item)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(ax.values) == 0 {
+			return d.errorf(v, field, "no values")
+		}
+		p.addParameter(pr.name)
+		p.matrix = append(p.matrix, ax)
+		return nil
+	})
+}
+
+// scenarioList decodes `scenarios: [{name: value, ..., set: {field: value}}, ...]`. The
+// optional set mapping changes fields without naming the scenario.
+func (p *parsed) scenarioList(n *yaml.Node) error {
+	d := p.d
+	setNode := p.listedSet
+	return d.list(n, "scenarios", func(i int, item *yaml.Node) error {
+		field := index("scenarios", i)
+		var cs []choice
+		err := d.pairs(item, field, func(k, v *yaml.Node) error {
+			f := field + "." + k.Value
+			if k.Value == "set" {
+				setNode[len(p.listed)] = v
+				return d.pairs(v, f, func(fk, fv *yaml.Node) error {
+					if !validField(fk.Value) {
+						return d.errorf(fk, f+"."+fk.Value, "unknown field %q %s", fk.Value, choices(fieldChoices()))
+					}
+					_, err := d.scalar(fv, f+"."+fk.Value)
+					return err
+				})
+			}
+			pr, err := p.lookupParam(k, f)
+			if err != nil {
+				return err
+			}
+			if _, err := d.scalar(v, f); err != nil {
+				return err
+			}
+			if err := p.checkValue(pr, v, f); err != nil {
+				return err
+			}
+			p.addParameter(pr.name)
+			cs = append(cs, choice{pr, v})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(cs) == 0 {
+			return d.errorf(item, field, "a listed scenario sets at least one parameter, e.g. {batch: 16KiB}")
+		}
+		p.listed = append(p.listed, cs)
+		return nil
+	})
+}
+
+// checkValue checks a written value's shape; whether it suits its field is checked when
+// it is applied.
+func (p *parsed) checkValue(pr *param, v *yaml.Node, field string) error {
+	if err := checkParamValue(v.Value); err != nil {
+		return p.d.wrap(v, field, err)
+	}
+	if pr.named != nil {
+		if _, ok := pr.named[v.Value]; !ok {
+			return p.d.errorf(v, field, "%q is not a value of parameter %s %s", v.Value, pr.name, choices(pr.order))
+		}
+	}
+	return nil
+}
+
+func (p *parsed) addParameter(name string) {
+	if !slices.Contains(p.plan.Parameters, name) {
+		p.plan.Parameters = append(p.plan.Parameters, name)
+	}
+}
+
+// apply sets a parameter's value on a scenario, recording where each field came from.
+func (p *parsed) apply(s *Scenario, orig map[string]origin, pr *param, v *yaml.Node, field string) error {
+	if pr.named == nil {
+		if err := s.setField(pr.field, v.Value); err != nil {
+			return p.d.wrap(v, field, err)
+		}
+		orig[pr.field] = origin{v, field}
+		return nil
+	}
+	for _, a := range pr.named[v.Value] {
+		afield := "parameters." + pr.name + "." + v.Value + "." + a.path
+		if err := s.setField(a.path, a.value); err != nil {
+			return p.d.wrap(a.node, afield, err)
+		}
+		orig[a.path] = origin{a.node, afield}
+	}
+	return nil
+}
+
+// checkParamName keeps names usable in scenario IDs and claim selectors.
+func checkParamName(s string) error {
+	if s == "set" {
+		return fmt.Errorf(`"set" is reserved for a listed scenario's field changes`)
+	}
+	return checkParamValue(s)
+}
+
+// checkParamValue keeps values usable in scenario IDs and claim selectors: no spaces,
+// commas, '=' or parentheses.
+func checkParamValue(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty value")
+	}
+	if strings.ContainsAny(s, " \t,=()") {
+		return fmt.Errorf("%q may not contain spaces, commas, '=' or parentheses (it becomes part of a scenario ID)", s)
+	}
+	return nil
+}

@@ -1,0 +1,343 @@
+package study
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Defaults a study gets when it does not say otherwise.
+const (
+	DefaultRepeats      = 3
+	DefaultWarmup       = 5 * time.Second
+	DefaultCooldown     = 2 * time.Second
+	DefaultBrokers      = 3
+	DefaultKafkaVersion = "4.1.1"
+	DefaultHeap         = "512m"
+)
+
+// origin is where a scenario field got its value, for errors found after expansion.
+type origin struct {
+	node  *yaml.Node
+	field string
+}
+
+// parsed is a study file on its way to a Plan.
+type parsed struct {
+	d          *decoder
+	plan       Plan
+	base       Scenario
+	baseOrigin map[string]origin
+	params     map[string]*param
+	matrix     []axis
+	listed     [][]choice
+	listedSet  map[int]*yaml.Node // listed scenario index -> its set mapping
+	hypotheses *yaml.Node
+	reference  *yaml.Node
+}
+
+// Parse decodes and validates a study. name is used in error messages: a path, or
+// "builtin:<name>".
+func Parse(name string, data []byte) (*Plan, error) {
+	d := &decoder{file: name}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, yamlError(name, err)
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		return nil, &Error{File: name, Msg: "the study is empty"}
+	}
+	p := &parsed{d: d, params: map[string]*param{}, baseOrigin: map[string]origin{}, listedSet: map[int]*yaml.Node{}}
+	p.plan.File = name
+	if err := p.top(root.Content[0]); err != nil {
+		return nil, err
+	}
+	return p.finish()
+}
+
+// yamlError turns a yaml.v3 syntax error ("yaml: line 3: ...") into an *Error.
+func yamlError(file string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := &Error{File: file, Msg: "invalid YAML: " + msg}
+	var line int
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
+		e.Line = line
+		e.Msg = "invalid YAML:" + strings.SplitN(msg, ":", 2)[1]
+	}
+	return e
+}
+
+var studyName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+func (p *parsed) top(n *yaml.Node) error {
+	d := p.d
+	pl := &p.plan
+	pl.Repeats, pl.Warmup, pl.Cooldown = DefaultRepeats, DefaultWarmup, DefaultCooldown
+	pl.Cluster = Cluster{Brokers: DefaultBrokers, KafkaVersion: DefaultKafkaVersion, Heap: DefaultHeap, BrokerConfigs: map[string]string{}}
+	var clusterNode, defaultsNode *yaml.Node
+	var nameNode *yaml.Node
+	err := d.mapping(n, "", map[string]func(k, v *yaml.Node) error{
+		"name": func(_, v *yaml.Node) error {
+			nameNode = v
+			if err := d.str(v, "name", &pl.Name); err != nil {
+				return err
+			}
+			if !studyName.MatchString(pl.Name) {
+				return d.errorf(v, "name", "%q: use lowercase letters, digits and dashes (it names run directories)", pl.Name)
+			}
+			return nil
+		},
+		"title":       func(_, v *yaml.Node) error { return d.str(v, "title", &pl.Title) },
+		"description": func(_, v *yaml.Node) error { return d.str(v, "description", &pl.Description) },
+		"source":      func(_, v *yaml.Node) error { return d.str(v, "source", &pl.Source) },
+		"notes":       func(_, v *yaml.Node) error { return p.notes(v) },
+		"cluster":     func(_, v *yaml.Node) error { clusterNode = v; return nil },
+		"repeats":     func(_, v *yaml.Node) error { return d.integer(v, "repeats", 1, &pl.Repeats) },
+		"warmup":      func(_, v *yaml.Node) error { return d.duration(v, "warmup", &pl.Warmup) },
+		"cooldown":    func(_, v *yaml.Node) error { return d.duration(v, "cooldown", &pl.Cooldown) },
+		"defaults":    func(_, v *yaml.Node) error { defaultsNode = v; return nil },
+		"parameters":  func(_, v *yaml.Node) error { return p.parameters(v) },
+		"matrix":      func(_, v *yaml.Node) error { return p.matrixSection(v) },
+		"scenarios":   func(_, v *yaml.Node) error { return p.scenarioList(v) },
+		"hypotheses":  func(_, v *yaml.Node) error { p.hypotheses = v; return nil },
+		"reference":   func(_, v *yaml.Node) error { p.reference = v; return nil },
+	})
+	if err != nil {
+		return err
+	}
+	if nameNode == nil {
+		return d.errorf(n, "name", "missing: every study needs a name, e.g. name: my-study")
+	}
+	if pl.Title == "" {
+		pl.Title = pl.Name
+	}
+	if clusterNode != nil {
+		if err := p.cluster(clusterNode); err != nil {
+			return err
+		}
+	}
+	p.base = defaultScenario(pl.Cluster.Brokers)
+	if defaultsNode != nil {
+		return p.defaults(defaultsNode)
+	}
+	return nil
+}
+
+func (p *parsed) notes(v *yaml.Node) error {
+	if v.Kind == yaml.ScalarNode {
+		var s string
+		if err := p.d.str(v, "notes", &s); err != nil {
+			return err
+		}
+		p.plan.Notes = append(p.plan.Notes, strings.TrimSpace(s))
+		return nil
+	}
+	return p.d.list(v, "notes", func(i int, item *yaml.Node) error {
+		var s string
+		if err := p.d.str(item, index("notes", i), &s); err != nil {
+			return err
+		}
+		p.plan.Notes = append(p.plan.Notes, strings.TrimSpace(s))
+		return nil
+	})
+}
+
+var (
+	kafkaVersion = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+	heapSize     = regexp.MustCompile(`^\d+[kmgKMG]$`)
+	saslChoices  = []string{"scram-sha-512", "scram-sha-256", "plain"}
+)
+
+func (p *parsed) cluster(n *yaml.Node) error {
+	d := p.d
+	c := &p.plan.Cluster
+	var embeddedOnly []*yaml.Node
+	brokersSet := false
+	err := d.mapping(n, "cluster", map[string]func(k, v *yaml.Node) error{
+		"brokers": func(_, v *yaml.Node) error {
+			brokersSet = true
+			if err := d.integer(v, "cluster.brokers", 1, &c.Brokers); err != nil {
+				return err
+			}
+			if c.Brokers > 16 {
+				return d.errorf(v, "cluster.brokers", "%d brokers is more than the 16 kbench starts on one machine", c.Brokers)
+			}
+			return nil
+		},
+		"kafka_version": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			if err := d.str(v, "cluster.kafka_version", &c.KafkaVersion); err != nil {
+				return err
+			}
+			if !kafkaVersion.MatchString(c.KafkaVersion) {
+				return d.errorf(v, "cluster.kafka_version", "%q is not a version such as 4.1.1", c.KafkaVersion)
+			}
+			return nil
+		},
+		"heap": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			if err := d.str(v, "cluster.heap", &c.Heap); err != nil {
+				return err
+			}
+			if !heapSize.MatchString(c.Heap) {
+				return d.errorf(v, "cluster.heap", "%q is not a JVM heap size such as 512m or 1g", c.Heap)
+			}
+			return nil
+		},
+		"broker_configs": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			return d.pairs(v, "cluster.broker_configs", func(k, v *yaml.Node) error {
+				field := "cluster.broker_configs." + k.Value
+				if !propertyName.MatchString(k.Value) {
+					return d.errorf(k, field, "%q is not a Kafka config name (lowercase words joined by dots, e.g. num.io.threads)", k.Value)
+				}
+				s, err := d.scalar(v, field)
+				c.BrokerConfigs[k.Value] = s
+				return err
+			})
+		},
+		"sasl": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			if err := d.str(v, "cluster.sasl", &c.SASL); err != nil {
+				return err
+			}
+			if c.SASL == "none" {
+				c.SASL = ""
+			}
+			if c.SASL != "" && !contains(saslChoices, c.SASL) {
+				return d.errorf(v, "cluster.sasl", "%q is not valid %s", c.SASL, choices(append([]string{"none"}, saslChoices...)))
+			}
+			return nil
+		},
+		"tls": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			return d.boolean(v, "cluster.tls", &c.TLS)
+		},
+		"external": func(_, v *yaml.Node) error {
+			c.External = &External{}
+			return p.external(v, c.External)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if c.External != nil {
+		if len(embeddedOnly) > 0 {
+			k := embeddedOnly[0]
+			return d.errorf(k, "cluster."+k.Value, "applies only to the embedded cluster, not with cluster.external (security settings of an external cluster go in its command_config file)")
+		}
+		if !brokersSet {
+			c.Brokers = 0
+		}
+		c.KafkaVersion, c.Heap = "", ""
+	}
+	return nil
+}
+
+func (p *parsed) external(n *yaml.Node, e *External) error {
+	d := p.d
+	err := d.mapping(n, "cluster.external", map[string]func(k, v *yaml.Node) error{
+		"bootstrap":      func(_, v *yaml.Node) error { return d.str(v, "cluster.external.bootstrap", &e.Bootstrap) },
+		"command_config": func(_, v *yaml.Node) error { return d.str(v, "cluster.external.command_config", &e.CommandConfig) },
+		"metrics_urls": func(_, v *yaml.Node) error {
+			return d.list(v, "cluster.external.metrics_urls", func(i int, item *yaml.Node) error {
+				var u string
+				if err := d.str(item, index("cluster.external.metrics_urls", i), &u); err != nil {
+					return err
+				}
+				if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+					return d.errorf(item, index("cluster.external.metrics_urls", i), "%q is not an http:// or https:// URL", u)
+				}
+				e.MetricsURLs = append(e.MetricsURLs, u)
+				return nil
+			})
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if e.Bootstrap == "" {
+		return d.errorf(n, "cluster.external.bootstrap", "missing: an external cluster needs its bootstrap servers, e.g. bootstrap: kafka-1:9092,kafka-2:9092")
+	}
+	return nil
+}
+
+// defaults decodes the defaults section into the base scenario, field by field.
+func (p *parsed) defaults(n *yaml.Node) error {
+	d := p.d
+	sections := map[string]func(k, v *yaml.Node) error{}
+	sections["listener"] = func(_, v *yaml.Node) error { return p.setBase("listener", v) }
+	for _, section := range []string{"topic", "producers", "consumers"} {
+		sections[section] = func(_, v *yaml.Node) error {
+			handlers := map[string]func(k, v *yaml.Node) error{}
+			for _, f := range scalarFields {
+				sub, ok := strings.CutPrefix(f, section+".")
+				if !ok {
+					continue
+				}
+				handlers[sub] = func(_, v *yaml.Node) error {
+					return p.setBase(f, v)
+				}
+			}
+			for _, m := range mapFields {
+				sub, ok := strings.CutPrefix(m, section+".")
+				if !ok {
+					continue
+				}
+				handlers[sub] = func(_, v *yaml.Node) error {
+					return d.pairs(v, "defaults."+m, func(k, v *yaml.Node) error {
+						return p.setBase(m+"."+k.Value, v)
+					})
+				}
+			}
+			field := "defaults." + section
+			if err := d.mapping(v, field, handlers); err != nil {
+				return err
+			}
+			return p.recordsOrDuration(v, field)
+		}
+	}
+	return d.mapping(n, "defaults", sections)
+}
+
+// recordsOrDuration rejects a section that sets both records and duration.
+func (p *parsed) recordsOrDuration(n *yaml.Node, field string) error {
+	var records, duration *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "records":
+			records = n.Content[i]
+		case "duration":
+			duration = n.Content[i]
+		}
+	}
+	if records != nil && duration != nil {
+		return p.d.errorf(duration, field, "set records or duration, not both")
+	}
+	return nil
+}
+
+func (p *parsed) setBase(path string, v *yaml.Node) error {
+	field := "defaults." + path
+	s, err := p.d.scalar(v, field)
+	if err != nil {
+		return err
+	}
+	if err := p.base.setField(path, s); err != nil {
+		return p.d.wrap(v, field, err)
+	}
+	p.baseOrigin[path] = origin{v, field}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,188 @@
+// Package study turns a study file — a white paper's test plan written as YAML — into a
+// typed, validated and defaulted [Plan]: the cluster to run on, the scenarios (a list and/or
+// the cartesian product of a matrix), repeats, warm-up, the hypotheses to test and the
+// source's published figures kept as reference data.
+//
+// Decoding is strict: an unknown key, a wrong type or an impossible value is an [*Error]
+// naming the file, line, field and the valid choices. The format is documented in
+// docs/study-format.md. The package imports no Kafka code.
+package study
+
+import (
+	"time"
+
+	"github.com/kbench/kbench/internal/claim"
+)
+
+// Plan is a loaded, validated study.
+type Plan struct {
+	// Name is the study's short name, e.g. "quick"; it names run directories.
+	Name string
+	// Title is a one-line human title.
+	Title string
+	// Description says what the study measures and where it comes from (may be empty).
+	Description string
+	// Source names the published study the plan reproduces (may be empty).
+	Source string
+	// Notes are remarks a report prints with the results, e.g. how record counts were
+	// scaled for this machine and which source scenarios are left out.
+	Notes []string
+	// File is where the study was read from: a path, or "builtin:<name>".
+	File string
+	// Cluster is where the scenarios run.
+	Cluster Cluster
+	// Repeats is how many times each scenario runs (default 3).
+	Repeats int
+	// Warmup is the unmeasured load before each measured window (default 5s).
+	Warmup time.Duration
+	// Cooldown is the pause after each measured window (default 2s).
+	Cooldown time.Duration
+	// Parameters are the swept parameter names in study order, the columns of a results
+	// table and the order of the keys in each scenario ID.
+	Parameters []string
+	// Scenarios are the expanded scenarios, matrix points first, then listed ones.
+	Scenarios []Scenario
+	// Hypotheses are the claims the study tests.
+	Hypotheses []claim.Claim
+	// Reference holds the source's published figures.
+	Reference Reference
+}
+
+// Cluster is the cluster a study runs on: embedded (started by kbench) unless External is
+// set.
+type Cluster struct {
+	// Brokers is the number of brokers (default 3). For an external cluster it is the
+	// expected count, used only to validate replication factors, and 0 when unknown.
+	Brokers int
+	// KafkaVersion is the embedded cluster's Apache Kafka version (default "4.1.1").
+	KafkaVersion string
+	// BrokerConfigs are extra server.properties entries for the embedded brokers.
+	BrokerConfigs map[string]string
+	// SASL is "", "scram-sha-512", "scram-sha-256" or "plain": the embedded cluster's SASL
+	// listener, which the clients then use.
+	SASL string
+	// TLS enables the embedded cluster's TLS listener, which the clients then use.
+	TLS bool
+	// Heap is each embedded broker's JVM heap (default "512m").
+	Heap string
+	// External, when non-nil, points at a running cluster instead.
+	External *External
+}
+
+// External describes a cluster kbench does not manage.
+type External struct {
+	// Bootstrap is the comma-separated host:port list.
+	Bootstrap string
+	// CommandConfig is a Java client properties file (security settings); relative paths
+	// are resolved against the study file's directory.
+	CommandConfig string
+	// MetricsURLs are the brokers' Prometheus endpoints, if any.
+	MetricsURLs []string
+}
+
+// Scenario is one point of the study: a topic and the load put on it.
+type Scenario struct {
+	// ID names the scenario by its swept values in parameter order, e.g.
+	// "batch=16KiB,replicas=3,acks=all"; "default" when the study sweeps nothing.
+	ID string
+	// Params are the swept values, as written in the study; Plan.Parameters gives their
+	// order.
+	Params map[string]string
+	// Listener picks the embedded cluster's listener the clients use: "plain", "sasl" or
+	// "tls"; empty means the cluster's secured listener when it has one, else plain.
+	Listener string
+	// Topic is the scenario's topic, created fresh for each repeat.
+	Topic Topic
+	// Producers is the produce load; Count 0 means none.
+	Producers Producers
+	// Consumers is the consume load; Count 0 means none.
+	Consumers Consumers
+}
+
+// Topic is a topic's layout and configs.
+type Topic struct {
+	// Partitions is the partition count (default 3).
+	Partitions int
+	// Replicas is the replication factor (default 3, capped at the broker count when that
+	// default would exceed it).
+	Replicas int
+	// Configs are topic-level configs (Kafka names such as min.insync.replicas); sizes are
+	// in bytes.
+	Configs map[string]string
+}
+
+// Producers is the produce side of a scenario.
+type Producers struct {
+	// Count is the number of producer clients (default 1).
+	Count int
+	// Properties are Java producer property names and values (e.g. batch.size=16384); sizes
+	// are in bytes. Unset properties keep the Java client's defaults.
+	Properties map[string]string
+	// RecordSize is the value size in bytes (default 1024).
+	RecordSize int
+	// Keys is "none" (null keys, the default) or "random".
+	Keys string
+	// Rate is the total target in records per second over all producers; 0 is unlimited.
+	Rate int
+	// Records is the total number of records to send over all producers; 0 when Duration
+	// is used instead.
+	Records int64
+	// Duration is how long to produce when Records is 0.
+	Duration time.Duration
+}
+
+// Consumers is the consume side of a scenario. When a scenario has consumers but no
+// producers, the topic is first filled, unmeasured, with Records records of
+// Producers.RecordSize bytes, and the consumers read them.
+type Consumers struct {
+	// Count is the number of consumer clients, all in one group (default 0).
+	Count int
+	// Group is the consumer group; empty lets the runner name one per scenario and repeat.
+	Group string
+	// FetchSize is the bytes fetched per partition per request, as the --fetch-size of
+	// Kafka's consumer perf tool (0 keeps the client default).
+	FetchSize int
+	// Properties are Java consumer property names and values.
+	Properties map[string]string
+	// Records is the total number of records to consume; 0 when Duration is used instead.
+	Records int64
+	// Duration is how long to consume when Records is 0.
+	Duration time.Duration
+}
+
+// Reference holds a source study's published figures, to be shown beside kbench's own.
+type Reference struct {
+	// Source says which table or section of which publication the figures come from, and
+	// on what hardware.
+	Source string
+	// Scenarios maps a scenario ID to its published figures.
+	Scenarios map[string]Figures
+}
+
+// Figures maps a metric to its published value(s): the canonical claim metric names
+// (records_per_sec, mb_per_sec, p50, p95, p99, p999, max, avg in ms, broker_cpu,
+// client_cpu in cores) and broker_cpu_percent (one value per broker, % of that broker's
+// CPU). Single values are one-element slices.
+type Figures map[string][]float64
+
+// ReferenceMetrics are the keys a Figures map may hold.
+func ReferenceMetrics() []string {
+	return append(claim.Metrics(), BrokerCPUPercent)
+}
+
+// BrokerCPUPercent is the reference metric for per-broker CPU utilisation in percent, as
+// cloud consoles show it.
+const BrokerCPUPercent = "broker_cpu_percent"
+
+// Kind reports which clients the scenario runs: "produce", "consume" or
+// "produce+consume".
+func (s Scenario) Kind() string {
+	switch {
+	case s.Producers.Count > 0 && s.Consumers.Count > 0:
+		return "produce+consume"
+	case s.Consumers.Count > 0:
+		return "consume"
+	default:
+		return "produce"
+	}
+}

@@ -1,0 +1,63 @@
+package study
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// validate checks what only a whole scenario can show: the topic fits the cluster, the
+// replication settings agree, and there is some load to run.
+func (p *parsed) validate(pt point) error {
+	s := pt.s
+	at := func(path string) origin {
+		if o, ok := pt.origin[path]; ok {
+			return o
+		}
+		return origin{pt.node, "scenarios"}
+	}
+	fail := func(path, format string, args ...any) error {
+		o := at(path)
+		msg := fmt.Sprintf(format, args...)
+		if s.ID != "default" {
+			msg = fmt.Sprintf("scenario %s: %s", s.ID, msg)
+		}
+		return p.d.errorf(o.node, o.field, "%s", msg)
+	}
+	switch c := p.plan.Cluster; {
+	case s.Listener == "":
+	case c.External != nil:
+		return fail("listener", "listener applies only to the embedded cluster; an external cluster's security settings come from its command_config")
+	case s.Listener == "sasl" && c.SASL == "":
+		return fail("listener", "listener sasl needs cluster.sasl %s", choices(saslChoices))
+	case s.Listener == "tls" && !c.TLS:
+		return fail("listener", "listener tls needs cluster.tls: true")
+	}
+	brokers := p.plan.Cluster.Brokers
+	if brokers > 0 && s.Topic.Replicas > brokers {
+		return fail("topic.replicas", "replicas %d is more than the cluster's %d brokers", s.Topic.Replicas, brokers)
+	}
+	if v, ok := s.Topic.Configs["min.insync.replicas"]; ok {
+		n, _ := strconv.Atoi(v)
+		if n < 1 {
+			return fail("topic.configs.min.insync.replicas", "min.insync.replicas must be at least 1")
+		}
+		if n > s.Topic.Replicas {
+			return fail("topic.configs.min.insync.replicas", "min.insync.replicas %d is more than the topic's %d replicas, so no write could succeed", n, s.Topic.Replicas)
+		}
+	}
+	if s.Producers.Count == 0 && s.Consumers.Count == 0 {
+		return fail("producers.count", "no load: producers.count and consumers.count are both 0")
+	}
+	if s.Producers.Count == 0 && s.Consumers.Records == 0 {
+		return fail("consumers.records", "a scenario with consumers and no producers reads a topic kbench fills first; set consumers.records to say how many records")
+	}
+	if s.Producers.Records > 0 && s.Producers.Records < int64(s.Producers.Count) {
+		return fail("producers.records", "%d records cannot be shared by %d producers", s.Producers.Records, s.Producers.Count)
+	}
+	if s.Producers.Properties["enable.idempotence"] == "true" {
+		if acks := s.Producers.Properties["acks"]; acks == "0" || acks == "1" {
+			return fail("producers.properties.acks", "enable.idempotence=true requires acks=all (or -1), not %s", acks)
+		}
+	}
+	return nil
+}

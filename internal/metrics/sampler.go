@@ -344,6 +344,9 @@ func (s *Sampler) sampleHost(now time.Time) (*Row, error) {
 	}
 	cur, err := readHost(s.cfg.Proc)
 	at := s.clock()
+	if len(cur.have) == 0 {
+		return nil, err
+	}
 	prev, prevAt := s.host, s.hostAt
 	s.host, s.hostAt = &cur, at
 	if prev == nil {

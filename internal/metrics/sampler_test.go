@@ -1,0 +1,250 @@
+package metrics
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// fakeExporter serves a body that the test changes between samples.
+type fakeExporter struct {
+	mu   sync.Mutex
+	body string
+}
+
+func (f *fakeExporter) set(body string) { f.mu.Lock(); f.body = body; f.mu.Unlock() }
+
+func (f *fakeExporter) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fmt.Fprint(w, f.body)
+}
+
+// exporterBody renders the exporter's metrics from cumulative values.
+func exporterBody(bytesIn, produceCount, produceMean, idleSeconds, cpuSeconds, gcSeconds float64) string {
+	return fmt.Sprintf(`# TYPE kafka_server_bytes_in_total counter
+kafka_server_bytes_in_total %g
+kafka_network_requests_total{request="Produce"} %g
+kafka_network_request_total_time_ms_mean{request="Produce"} %g
+kafka_network_request_total_time_ms_p99{request="Produce"} 12.5
+kafka_server_request_handler_idle_seconds_total %g
+kafka_network_processor_avg_idle_ratio 0.8
+kafka_server_under_replicated_partitions 0
+process_cpu_seconds_total %g
+process_resident_memory_bytes 1e+09
+jvm_gc_collection_seconds_sum{gc="G1 Young Generation"} %g
+jvm_gc_collection_seconds_sum{gc="G1 Old Generation"} 0
+`, bytesIn, produceCount, produceMean, idleSeconds, cpuSeconds, gcSeconds)
+}
+
+func pidStat(cpuTicks, threads, rssPages int) []byte {
+	// utime carries all ticks, stime none; fields 3..24 as proc(5) lists them.
+	return []byte(fmt.Sprintf("100 (java) S 1 100 100 0 -1 0 0 0 0 0 %d 0 0 0 20 0 %d 0 1 1 %d 0 0\n", cpuTicks, threads, rssPages))
+}
+
+func hostStat(total, idle, iowait int) []byte {
+	user := total - idle - iowait
+	return []byte(fmt.Sprintf("cpu  %d 0 0 %d %d 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\n", user, idle, iowait))
+}
+
+func TestSamplerBothPaths(t *testing.T) {
+	local, remote := &fakeExporter{}, &fakeExporter{}
+	localSrv, remoteSrv := httptest.NewServer(local), httptest.NewServer(remote)
+	defer localSrv.Close()
+	defer remoteSrv.Close()
+
+	proc := fstest.MapFS{
+		"100/stat":  {Data: pidStat(1000, 80, 1000)},
+		"100/io":    {Data: []byte("read_bytes: 0\nwrite_bytes: 0\n")},
+		"stat":      {Data: hostStat(10000, 8000, 100)},
+		"diskstats": {Data: []byte("8 0 sda 0 0 0 0 0 0 0 0 0 11 0\n")},
+		"net/dev":   {Data: []byte("h\nh\nlo: 0 0 0 0 0 0 0 0 0 0\neth0: 0 0 0 0 0 0 0 0 0 0\n")},
+		"meminfo":   {Data: []byte("Cached: 100 kB\nDirty: 1 kB\n")},
+		"loadavg":   {Data: []byte("1.5 1 0.5 1/1 1\n")},
+	}
+	s, err := NewSampler(SamplerConfig{
+		Proc: proc,
+		Brokers: []BrokerTarget{
+			{ID: 1, PID: 100, MetricsURL: localSrv.URL, CPUAllotment: 2, Combined: true},
+			{ID: 2, MetricsURL: remoteSrv.URL},
+		},
+		PageSize: 4096,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	now := t0
+	s.clock = func() time.Time { return now }
+
+	local.set(exporterBody(0, 10, 2.0, 0, 5, 0.1))
+	remote.set(exporterBody(0, 0, 0, 0, 5, 0.1))
+	s.sample(context.Background())
+	if got := s.Snapshot(); len(got.Brokers[0].Rows) != 0 || len(got.Host) != 0 {
+		t.Fatalf("first reading made rows: %+v", got)
+	}
+
+	const dt = 2.0 // seconds between the readings
+	now = t0.Add(dt * time.Second)
+	proc["100/stat"] = &fstest.MapFile{Data: pidStat(1000+300, 81, 2000)}
+	proc["100/io"] = &fstest.MapFile{Data: []byte("read_bytes: 0\nwrite_bytes: 2097152\n")}
+	proc["stat"] = &fstest.MapFile{Data: hostStat(10000+1000, 8000+600, 100+100)}
+	proc["diskstats"] = &fstest.MapFile{Data: []byte("8 0 sda 0 0 10 0 0 0 20 0 0 1011 11\n")}
+	proc["net/dev"] = &fstest.MapFile{Data: []byte("h\nh\nlo: 4000 0 0 0 0 0 0 0 4000 0\neth0: 200 0 0 0 0 0 0 0 600 0\n")}
+	local.set(exporterBody(2e6, 30, 3.0, 3.0, 7, 0.3))
+	remote.set(exporterBody(1e6, 0, 0, 1.0, 7, 0.1))
+	s.sample(context.Background())
+
+	got := s.Stop()
+	if len(got.Brokers) != 2 || len(got.Brokers[0].Rows) != 1 || len(got.Brokers[1].Rows) != 1 || len(got.Host) != 1 {
+		t.Fatalf("want one row per broker and one host row, got %+v", got)
+	}
+	if got.Brokers[0].Errors+got.Brokers[1].Errors+got.HostErrors != 0 {
+		t.Fatalf("errors: %+v", got)
+	}
+	for _, tc := range []struct {
+		row   Row
+		field string
+		want  float64
+	}{
+		// Local broker, /proc: 300 ticks = 3 s of CPU in 2 s.
+		{got.Brokers[0].Rows[0], FieldCPUCores, 3.0 / dt},
+		{got.Brokers[0].Rows[0], FieldCPUPercent, 3.0 / dt / 2 * 100},
+		{got.Brokers[0].Rows[0], FieldRSSBytes, 2000 * 4096},
+		{got.Brokers[0].Rows[0], FieldThreads, 81},
+		{got.Brokers[0].Rows[0], FieldDiskWriteBytesSec, 2097152 / dt},
+		{got.Brokers[0].Rows[0], FieldDiskReadBytesSec, 0},
+		// Local broker, exporter.
+		{got.Brokers[0].Rows[0], FieldBytesInSec, 2e6 / dt},
+		{got.Brokers[0].Rows[0], FieldProduceRequestsSec, 20 / dt},
+		// 20 requests: lifetime sums 10*2 ms then 30*3 ms.
+		{got.Brokers[0].Rows[0], FieldProduceTimeMean, (30*3.0 - 10*2.0) / 20},
+		{got.Brokers[0].Rows[0], FieldProduceTimeP99, 12.5},
+		// Combined node: two pools mark the idle meter, 3 s over 2 s is 75% each.
+		{got.Brokers[0].Rows[0], FieldRequestHandlerIdlePct, 3.0 / dt / 2 * 100},
+		{got.Brokers[0].Rows[0], FieldNetworkProcessorIdlePct, 80},
+		{got.Brokers[0].Rows[0], FieldUnderReplicated, 0},
+		{got.Brokers[0].Rows[0], FieldGCTimeMsSec, (0.3 - 0.1) * 1000 / dt},
+		{got.Brokers[0].Rows[0], FieldJVMCPUCores, (7 - 5) / dt},
+		// Remote broker: CPU and RSS from the exporter's process metrics.
+		{got.Brokers[1].Rows[0], FieldCPUCores, (7 - 5) / dt},
+		{got.Brokers[1].Rows[0], FieldRSSBytes, 1e9},
+		{got.Brokers[1].Rows[0], FieldBytesInSec, 1e6 / dt},
+		{got.Brokers[1].Rows[0], FieldRequestHandlerIdlePct, 1.0 / dt * 100},
+		// Host.
+		{got.Host[0], FieldHostCPUBusyPct, (1000.0 - 600 - 100) / 1000 * 100},
+		{got.Host[0], FieldHostCPUIOWaitPct, 100.0 / 1000 * 100},
+		{got.Host[0], FieldHostDiskReadBytesSec, 10 * 512 / dt},
+		{got.Host[0], FieldHostDiskWriteBytesSec, 20 * 512 / dt},
+		{got.Host[0], FieldHostDiskUtilPct, 1000 / (dt * 1000) * 100},
+		{got.Host[0], FieldHostNetRxBytesSec, 200 / dt},
+		{got.Host[0], FieldHostNetTxBytesSec, 600 / dt},
+		{got.Host[0], FieldHostLoopbackBytesSec, 4000 / dt},
+		{got.Host[0], FieldHostPageCacheBytes, 100 * 1024},
+		{got.Host[0], FieldHostLoad1, 1.5},
+	} {
+		v, ok := tc.row.Values[tc.field]
+		if !ok || math.Abs(v-tc.want) > 1e-9*math.Max(1, math.Abs(tc.want)) {
+			t.Errorf("%s = %v (present %v), want %v", tc.field, v, ok, tc.want)
+		}
+	}
+	// What a path cannot provide is absent, not zero.
+	for _, f := range []string{FieldCPUPercent, FieldDiskWriteBytesSec, FieldThreads, FieldProduceTimeMean} {
+		if _, ok := got.Brokers[1].Rows[0].Values[f]; ok {
+			t.Errorf("remote broker has %s", f)
+		}
+	}
+	if got.Brokers[0].Rows[0].Time != now || got.Brokers[0].CPUAllotment != 2 {
+		t.Errorf("row time %v, allotment %v", got.Brokers[0].Rows[0].Time, got.Brokers[0].CPUAllotment)
+	}
+
+	// The series survives a JSON round trip with its documented names.
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Series
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Version != SeriesVersion || back.Brokers[1].Rows[0].Values[FieldBytesInSec] != 1e6/dt {
+		t.Errorf("round trip lost data: %s", b)
+	}
+	for _, name := range []string{`"cpu_cores"`, `"bytes_in_per_sec"`, `"host_cpu_busy_pct"`, `"interval_seconds"`} {
+		if !strings.Contains(string(b), name) {
+			t.Errorf("JSON lacks %s", name)
+		}
+	}
+}
+
+// A failing source is counted and named; the other source's fields still arrive.
+func TestSamplerSourceFailure(t *testing.T) {
+	exp := &fakeExporter{}
+	srv := httptest.NewServer(exp)
+	defer srv.Close()
+	proc := fstest.MapFS{"100/stat": {Data: pidStat(0, 1, 1)}}
+	s, err := NewSampler(SamplerConfig{Proc: proc, Brokers: []BrokerTarget{{ID: 3, PID: 100, MetricsURL: srv.URL, CPUAllotment: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1000, 0)
+	s.clock = func() time.Time { return now }
+	exp.set("kafka_server_bytes_in_total 0\n")
+	s.sample(context.Background())
+	now = now.Add(time.Second)
+	proc["100/stat"] = &fstest.MapFile{Data: pidStat(50, 1, 1)}
+	exp.set("kafka_server_bytes_in_total oops\n")
+	s.sample(context.Background())
+	got := s.Snapshot()
+	b := got.Brokers[0]
+	if len(b.Rows) != 1 || b.Rows[0].Values[FieldCPUCores] != 0.5 {
+		t.Fatalf("want a row with cpu 0.5, got %+v", b.Rows)
+	}
+	if _, ok := b.Rows[0].Values[FieldBytesInSec]; ok {
+		t.Error("row has bytes in from a failed scrape")
+	}
+	if b.Errors != 1 || !strings.Contains(b.LastError, "broker 3") || !strings.Contains(b.LastError, "line 1") {
+		t.Errorf("errors %d, last %q", b.Errors, b.LastError)
+	}
+	// No /proc files for the host: counted once per reading, no host rows.
+	if got.HostErrors != 2 || len(got.Host) != 0 {
+		t.Errorf("host errors %d, host rows %d", got.HostErrors, len(got.Host))
+	}
+}
+
+func TestSamplerConfigValidate(t *testing.T) {
+	proc := fstest.MapFS{}
+	for _, tc := range []struct {
+		name    string
+		cfg     SamplerConfig
+		wantErr string
+	}{
+		{"ok", SamplerConfig{Proc: proc, Brokers: []BrokerTarget{{ID: 1, PID: 5}}}, ""},
+		{"short interval", SamplerConfig{Interval: time.Millisecond}, "shorter than the minimum 10ms"},
+		{"duplicate", SamplerConfig{Brokers: []BrokerTarget{{ID: 1, MetricsURL: "u"}, {ID: 1, MetricsURL: "v"}}}, "broker 1 is listed twice"},
+		{"pid without proc", SamplerConfig{Brokers: []BrokerTarget{{ID: 1, PID: 5}}}, "no /proc"},
+		{"nothing to read", SamplerConfig{Brokers: []BrokerTarget{{ID: 2}}}, "neither a pid nor a metrics url"},
+		{"negative allotment", SamplerConfig{Brokers: []BrokerTarget{{ID: 2, MetricsURL: "u", CPUAllotment: -1}}}, "cpu allotment -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewSampler(tc.cfg)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}

@@ -91,11 +91,11 @@ func buildCharts(rd *results.RunDir, m *Model) ([]Chart, error) {
 		}
 		return nil
 	}
-	if err := add(barChart(m.Rows, "throughput-records", "Producer throughput per scenario", "records/s",
+	if err := add(barChart(m.Rows, "throughput-records", "Records/s per scenario", "records/s",
 		func(r Row) Stat { return r.RecordsPerSec })); err != nil {
 		return nil, err
 	}
-	if err := add(barChart(m.Rows, "throughput-mib", "Producer throughput per scenario", "MiB/s",
+	if err := add(barChart(m.Rows, "throughput-mib", "MiB/s per scenario", "MiB/s",
 		func(r Row) Stat { return r.MiBPerSec })); err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func barChart(rows []Row, name, title, unit string, get func(Row) Stat) (Chart, 
 	}
 	p.Y.Min = 0
 	svg, err := render(p, chartWidth, chartHeight)
-	return Chart{Name: name, Title: title + " (" + unit + ")", SVG: svg,
+	return Chart{Name: name, Title: title, SVG: svg,
 		Caption: "Median over valid repeats; the whisker spans the lowest to the highest repeat."}, err
 }
 
@@ -192,6 +192,7 @@ func sweepChart(rows []Row, names []string, di int, dim string) (Chart, error) {
 		groups[key] = append(groups[key], r)
 	}
 	p := newPlot("Records/s as "+dim+" varies", dim, "records/s")
+	p.Legend.Left = true // rates usually rise with the swept value, leaving the top left free
 	lines := 0
 	var minX, maxX = math.Inf(1), math.Inf(-1)
 	for _, key := range order {
@@ -291,6 +292,7 @@ func latencyCharts(rows []Row) ([]Chart, error) {
 			p.Add(l)
 			p.Legend.Add(c.id, l)
 		}
+		p.Y.Max *= 10 // a decade of headroom keeps the legend (top left) clear of the curves
 		svg, err := render(p, chartWidth, chartHeight)
 		if err != nil {
 			return nil, err
@@ -393,7 +395,8 @@ func cpuChart(r Row) (Chart, error) {
 		p.Legend.Add(label, l)
 	}
 	p.Y.Min = 0
-	p.Y.Max = math.Max(p.Y.Max*1.15, 10)
+	// Headroom above the lines keeps the legend (top right) clear of the data.
+	p.Y.Max = math.Max(p.Y.Max*(1.2+0.1*float64(len(order))), 10)
 	svg, err := render(p, chartWidth, chartHeight*0.8)
 	return Chart{Name: "cpu-" + slug(r.ID), Title: title, SVG: svg,
 		Caption: "Each broker's CPU time per second as a share of its allotment; the dashed line is the whole host."}, err

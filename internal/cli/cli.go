@@ -69,6 +69,7 @@ latency percentiles, broker and client CPU.`,
 	root.AddCommand(
 		newClusterCommand(),
 		newReportCommand(), newCompareCommand(),
+		newProduceCommand(), newConsumeCommand(),
 	)
 	return root
 }

@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+func newConsumeCommand() *cobra.Command {
+	var (
+		cfg          load.ConsumerConfig
+		pf           clientPropertyFlags
+		topic        string
+		messages     int64
+		numRecords   int64
+		fetchSize    int
+		socketBuffer int
+		timeoutMs    int64
+		detailed     bool
+		interval     int64
+		dateFormat   string
+		hideHeader   bool
+		jsonOut      bool
+		printMetrics bool
+		threads      int
+	)
+	cmd := &cobra.Command{
+		Use:   "consume",
+		Short: "Consume records and report throughput, as kafka-consumer-perf-test does",
+		Long: `Consume records from a topic and report throughput. kbench consume accepts the flags of
+Kafka's kafka-consumer-perf-test.sh (Kafka 4.1 and 4.2 spellings) and prints the same header
+and rows. --consumers N runs N clients in one group. Records produced by kbench produce carry
+their send time (a kbench-ts header), and kbench consume reports end-to-end latency from it
+in microseconds (other records: from their create timestamp, in milliseconds); the latency
+line follows the summary, and --json holds the whole result with the histogram.
+
+Examples:
+  kbench consume --bootstrap-server 127.0.0.1:9092 --topic t --messages 1000000
+  kbench consume --bootstrap-server 127.0.0.1:9092 --include 'bench-.*' --num-records 500000 \
+      --consumers 3 --show-detailed-stats --reporting-interval 1000
+  kbench consume --bootstrap-server 127.0.0.1:9093 --topic t --messages 1000 \
+      --command-config client.properties --json`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			props, err := pf.properties(args)
+			if err != nil {
+				return err
+			}
+			if topic != "" {
+				cfg.Topics = []string{topic}
+			}
+			switch {
+			case messages > 0 && numRecords > 0 && messages != numRecords:
+				return errors.New("--messages and --num-records disagree; give one")
+			case numRecords > 0:
+				cfg.Records = numRecords
+			default:
+				cfg.Records = messages
+			}
+			if cfg.Records == 0 && cfg.Duration == 0 {
+				return errors.New("--messages (or --num-records) or --duration is required")
+			}
+			if interval <= 0 {
+				return errors.New("--reporting-interval must be greater than 0")
+			}
+			// The flags Kafka's tool turns into properties, taking precedence over the file.
+			props["max.partition.fetch.bytes"] = strconv.Itoa(fetchSize)
+			if cmd.Flags().Changed("socket-buffer-size") {
+				props["receive.buffer.bytes"] = strconv.Itoa(socketBuffer)
+			}
+			cfg.Properties = props
+			if threads > 0 && !cmd.Flags().Changed("consumers") {
+				cfg.Consumers = threads
+			}
+			cfg.Timeout = time.Duration(timeoutMs) * time.Millisecond
+			cfg.TickInterval = time.Duration(interval) * time.Millisecond
+
+			lines := out
+			if jsonOut {
+				lines = errOut
+			}
+			if !hideHeader {
+				fmt.Fprintln(lines, consumerHeader(detailed))
+			}
+			start := time.Now()
+			res, err := load.Consume(cmd.Context(), cfg, func(t load.ConsumeTick) {
+				if detailed {
+					fmt.Fprintln(lines, consumerDetailLine(t, start, dateFormat))
+				}
+			})
+			if err != nil {
+				return err
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
+			}
+			if res.TimedOut && cfg.Records > 0 && res.Records < cfg.Records {
+				fmt.Fprintf(lines, "WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.\n", timeoutMs)
+			}
+			printConsumeResult(out, res, dateFormat, detailed, jsonOut, printMetrics)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Bootstrap, "bootstrap-server", "", "brokers to connect to (overrides bootstrap.servers)")
+	f.StringVar(&topic, "topic", "", "topic to consume from")
+	f.StringVar(&cfg.Include, "include", "", "regular expression of the topics to consume")
+	f.StringVar(&cfg.Group, "group", "", "consumer group (default perf-consumer-<random>)")
+	f.Int64Var(&messages, "messages", 0, "number of records to consume")
+	f.Int64Var(&numRecords, "num-records", 0, "number of records to consume (Kafka 4.2 spelling)")
+	f.IntVar(&fetchSize, "fetch-size", 1024*1024, "max.partition.fetch.bytes: bytes fetched per partition per request")
+	f.IntVar(&socketBuffer, "socket-buffer-size", 2*1024*1024, "receive.buffer.bytes (no franz-go equivalent: warned)")
+	f.StringVar(&pf.configFile, "consumer.config", "", "consumer properties file")
+	f.StringVar(&pf.cmdConfig, "command-config", "", "consumer properties file (Kafka 4.2 spelling)")
+	f.StringArrayVar(&pf.cmdProps, "command-property", nil, "consumer property name=value (repeatable)")
+	f.StringArrayVarP(&pf.xProps, "property", "X", nil, "consumer property name=value (short alias)")
+	f.BoolVar(&cfg.FromLatest, "from-latest", false, "start a new group at the end of the log instead of the start")
+	f.Int64Var(&timeoutMs, "timeout", load.DefaultConsumeTimeout.Milliseconds(), "ms without records after which the run ends")
+	f.BoolVar(&detailed, "show-detailed-stats", false, "print a row every reporting interval instead of the summary")
+	f.Int64Var(&interval, "reporting-interval", 5000, "ms between detailed rows")
+	f.StringVar(&dateFormat, "date-format", "yyyy-MM-dd HH:mm:ss:SSS", "java.text.SimpleDateFormat pattern of the time fields")
+	f.BoolVar(&hideHeader, "hide-header", false, "do not print the header")
+	f.BoolVar(&printMetrics, "print-metrics", false, "print kbench's measurements as a metric table at the end")
+	f.IntVar(&cfg.Consumers, "consumers", 1, "consumer clients in the group")
+	f.IntVar(&threads, "threads", 0, "alias of --consumers (removed from Kafka's tool; accepted for old scripts)")
+	f.DurationVar(&cfg.Duration, "duration", 0, "run for at most this long")
+	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (rows go to stderr)")
+	return cmd
+}
+
+func printConsumeResult(w io.Writer, r *load.ConsumeResult, dateFormat string, detailed, jsonOut, printMetrics bool) {
+	if jsonOut {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(r)
+		return
+	}
+	if !detailed {
+		fmt.Fprintln(w, consumerTotalLine(r, dateFormat))
+	}
+	if r.EndToEnd.Count > 0 {
+		fmt.Fprintln(w, latencyLine("End-to-end ("+r.EndToEndSource+")", r.EndToEnd))
+	}
+	fmt.Fprintf(w, "%.2f s client CPU (%.2f user, %.2f system), %.2f CPU-s per million records.\n",
+		r.CPU.Seconds, r.CPU.UserSeconds, r.CPU.SystemSeconds, r.CPU.SecondsPerMillion)
+	if printMetrics {
+		m := map[string]string{
+			"kbench:records-consumed":           fmt.Sprint(r.Records),
+			"kbench:bytes-consumed":             fmt.Sprint(r.Bytes),
+			"kbench:consumers":                  fmt.Sprint(r.Consumers),
+			"kbench:rebalance-seconds":          fmt.Sprintf("%.3f", r.RebalanceSeconds),
+			"kbench:client-cpu-seconds":         fmt.Sprintf("%.3f", r.CPU.Seconds),
+			"kbench:client-cpu-seconds-per-1e6": fmt.Sprintf("%.3f", r.CPU.SecondsPerMillion),
+			"kbench:e2e-latency-p99-ms":         fmt.Sprintf("%.3f", float64(r.EndToEnd.P99Us)/1000),
+			"kbench:e2e-latency-p99.9-ms":       fmt.Sprintf("%.3f", float64(r.EndToEnd.P999Us)/1000),
+		}
+		for k, v := range r.Settings {
+			m["config:"+k] = v
+		}
+		printMetricTable(w, m)
+	}
+}

@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// clientPropertyFlags are the ways both perf tools take client properties, in the Kafka 4.1
+// and 4.2 spellings.
+type clientPropertyFlags struct {
+	props      []string // --producer-props, name=value
+	cmdProps   []string // --command-property (Kafka 4.2)
+	xProps     []string // -X
+	configFile string   // --producer.config / --consumer.config
+	cmdConfig  string   // --command-config (Kafka 4.2)
+}
+
+// properties merges the file (first) and the name=value flags (which take precedence, as in
+// Kafka's tools). extra are positional name=value arguments: Kafka's --producer-props takes
+// several values after one flag.
+func (f *clientPropertyFlags) properties(extra []string) (map[string]string, error) {
+	props := map[string]string{}
+	for _, file := range []string{f.configFile, f.cmdConfig} {
+		if file == "" {
+			continue
+		}
+		p, err := load.ReadPropertiesFile(file)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(props, p)
+	}
+	for _, a := range extra {
+		if !strings.Contains(a, "=") {
+			return nil, fmt.Errorf("unexpected argument %q: properties are name=value", a)
+		}
+	}
+	all := slices.Concat(f.props, extra, f.cmdProps, f.xProps)
+	p, err := load.ParsePropertyArgs(all)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(props, p)
+	return props, nil
+}
+
+func newProduceCommand() *cobra.Command {
+	var (
+		cfg            load.ProducerConfig
+		pf             clientPropertyFlags
+		payloadFile    string
+		payloadDelim   string
+		throughput     float64
+		keys           string
+		txDurationMs   int64
+		jsonOut        bool
+		printMetrics   bool
+		reportInterval int64
+	)
+	cmd := &cobra.Command{
+		Use:   "produce",
+		Short: "Produce records and report throughput and latency, as kafka-producer-perf-test does",
+		Long: `Produce records to a topic and report throughput and latency. kbench produce accepts the
+flags of Kafka's kafka-producer-perf-test.sh (Kafka 4.1 and 4.2 spellings) and prints the same
+lines: one per 5 s window and a summary, plus a steady-state summary after --warmup-records.
+After the summary one extra line reports the client's own CPU.
+
+Latency is measured in microseconds into an HdrHistogram. Under --throughput each record's
+latency runs from the moment it was due (its slot in the schedule), not from when it was sent:
+a producer that falls behind (a broker pause, a full buffer) shows it, instead of hiding it
+by sending later (coordinated omission). The window and summary lines report this due-time
+latency; --json holds both due-time and send-time latency (p50 .. p99.99, max). Without
+--throughput a record is due when it is handed to the client, so the two are equal, and
+the figures compare with Kafka's tool, which measures from send().
+
+Client properties take their Java names (--producer-props, --command-property, -X, or a file
+with --producer.config/--command-config) and default to the Java client's values of Kafka
+4.1 (acks=all, enable.idempotence=true, batch.size=16384, linger.ms=5, buffer.memory=32 MiB,
+compression.type=none), not franz-go's. A value may contain '=' (only the first separates).
+
+Examples:
+  kbench produce --topic t --num-records 1000000 --record-size 1024 --throughput -1 \
+      --producer-props bootstrap.servers=127.0.0.1:9092 acks=1 linger.ms=0
+  kbench produce --bootstrap-server 127.0.0.1:9092 --topic t --record-size 100 \
+      --throughput 50000 --duration 60s --producers 4 -X compression.type=lz4 --json
+  kbench produce --bootstrap-server 127.0.0.1:9093 --topic t --num-records 1000 --record-size 10 \
+      --throughput -1 --command-config client.properties`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			props, err := pf.properties(args)
+			if err != nil {
+				return err
+			}
+			cfg.Properties = props
+			if payloadFile != "" {
+				delim := payloadDelim
+				if delim == `\n` {
+					delim = "\n"
+				}
+				abs, _ := filepath.Abs(payloadFile)
+				fmt.Fprintf(out, "Reading payloads from: %s\n", abs)
+				if cfg.Payloads, err = load.ReadPayloadFile(payloadFile, delim); err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "Number of messages read: %d\n", len(cfg.Payloads))
+			}
+			if throughput > 0 {
+				cfg.Rate = throughput
+			}
+			if cfg.Keys, err = load.ParseKeyDistribution(keys); err != nil {
+				return err
+			}
+			if txDurationMs < 0 {
+				return errors.New("--transaction-duration-ms should be greater than zero")
+			}
+			cfg.TransactionDuration = time.Duration(txDurationMs) * time.Millisecond
+			cfg.TickInterval = time.Duration(reportInterval) * time.Millisecond
+			if cfg.Records == 0 && cfg.Duration == 0 {
+				return errors.New("--num-records or --duration is required")
+			}
+			if cfg.WarmupRecords > 0 && !jsonOut {
+				fmt.Fprintf(out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", cfg.WarmupRecords)
+			}
+			lines := out
+			if jsonOut {
+				lines = errOut // progress stays visible; stdout holds only the JSON
+			}
+			steadyAnnounced := false
+			res, err := load.Produce(cmd.Context(), cfg, func(t load.Tick) {
+				if t.Acked+t.Failed == 0 {
+					return
+				}
+				if !t.Warmup && cfg.WarmupRecords+int64(cfg.Warmup) > 0 && !steadyAnnounced {
+					steadyAnnounced = true
+					fmt.Fprintln(lines, "In steady state.")
+				}
+				fmt.Fprintln(lines, producerWindowLine(t))
+			})
+			if res != nil {
+				for _, w := range res.Warnings {
+					fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
+				}
+				printProduceResult(out, res, jsonOut, printMetrics)
+			}
+			if err != nil {
+				return err
+			}
+			if res.Total.Failed > 0 {
+				return &exitError{code: 1, msg: fmt.Sprintf("%d of %d records failed: %s", res.Total.Failed, res.Sent, topErrors(res.Errors))}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Topic, "topic", "", "produce records to this topic")
+	f.Int64Var(&cfg.Records, "num-records", 0, "number of records to produce (0 with --duration: until it ends)")
+	f.IntVar(&cfg.RecordSize, "record-size", 0, "record value size in bytes (random A-Z, as Kafka's tool)")
+	f.StringVar(&payloadFile, "payload-file", "", "file of UTF-8 payloads; each record takes one at random")
+	f.StringVar(&payloadDelim, "payload-delimiter", `\n`, "delimiter of --payload-file entries")
+	f.BoolVar(&cfg.PayloadMonotonic, "payload-monotonic", false, "payload is the record's sequence number")
+	f.Float64Var(&throughput, "throughput", -1, "target records/s in total (-1: unlimited); latency is then measured from due time")
+	f.StringArrayVar(&pf.props, "producer-props", nil, "producer properties name=value (several may follow the flag)")
+	f.StringArrayVar(&pf.cmdProps, "command-property", nil, "producer property name=value (Kafka 4.2 spelling; repeatable)")
+	f.StringArrayVarP(&pf.xProps, "property", "X", nil, "producer property name=value (short alias, as rpk and kcat)")
+	f.StringVar(&pf.configFile, "producer.config", "", "producer properties file")
+	f.StringVar(&pf.cmdConfig, "command-config", "", "producer properties file (Kafka 4.2 spelling)")
+	f.StringVar(&cfg.Bootstrap, "bootstrap-server", "", "brokers to connect to (overrides bootstrap.servers)")
+	f.Int64Var(&cfg.WarmupRecords, "warmup-records", 0, "records left out of the steady-state summary")
+	f.BoolVar(&printMetrics, "print-metrics", false, "print kbench's measurements as a metric table at the end")
+	f.StringVar(&cfg.TransactionalID, "transactional-id", "", "produce in transactions under this id")
+	f.Int64Var(&txDurationMs, "transaction-duration-ms", 0, "commit each transaction after this many ms (default 3000 with transactions)")
+	f.IntVar(&cfg.Producers, "producers", 1, "independent producer clients; records and throughput are split between them")
+	f.DurationVar(&cfg.Duration, "duration", 0, "run for this long (with or instead of --num-records)")
+	f.DurationVar(&cfg.Warmup, "warmup", 0, "leave records due in this first stretch out of the steady-state summary")
+	f.StringVar(&keys, "key-distribution", "none", "record keys: none, random or round-robin")
+	f.IntVar(&cfg.KeySpace, "key-space", load.DefaultKeySpace, "number of distinct keys")
+	f.BoolVar(&cfg.TimestampHeader, "timestamp-header", true, "add a kbench-ts header so kbench consume measures end-to-end latency in microseconds")
+	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (progress lines go to stderr)")
+	f.Int64Var(&reportInterval, "reporting-interval", 5000, "ms between window lines")
+	return cmd
+}
+
+func printProduceResult(w io.Writer, r *load.ProduceResult, jsonOut, printMetrics bool) {
+	if jsonOut {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(r)
+		return
+	}
+	fmt.Fprintln(w, producerTotalLine(r.Total, false))
+	if r.Steady != nil {
+		fmt.Fprintln(w, producerTotalLine(*r.Steady, true))
+	}
+	fmt.Fprintln(w, producerCostLine(r))
+	if printMetrics {
+		printMetricTable(w, produceMetrics(r))
+	}
+}
+
+// produceMetrics lists kbench's measurements for --print-metrics.
+func produceMetrics(r *load.ProduceResult) map[string]string {
+	m := map[string]string{
+		"kbench:records-sent":                fmt.Sprint(r.Sent),
+		"kbench:records-acked":               fmt.Sprint(r.Total.Acked),
+		"kbench:records-failed":              fmt.Sprint(r.Total.Failed),
+		"kbench:client-cpu-seconds":          fmt.Sprintf("%.3f", r.CPU.Seconds),
+		"kbench:client-cpu-seconds-per-1e6":  fmt.Sprintf("%.3f", r.CPU.SecondsPerMillion),
+		"kbench:due-latency-p99.9-ms":        fmt.Sprintf("%.3f", float64(r.Total.DueLatency.P999Us)/1000),
+		"kbench:send-latency-p99.9-ms":       fmt.Sprintf("%.3f", float64(r.Total.SendLatency.P999Us)/1000),
+		"kbench:due-latency-p99.99-ms":       fmt.Sprintf("%.3f", float64(r.Total.DueLatency.P9999Us)/1000),
+		"kbench:send-latency-p99.99-ms":      fmt.Sprintf("%.3f", float64(r.Total.SendLatency.P9999Us)/1000),
+		"kbench:records-per-sec":             fmt.Sprintf("%.1f", r.Total.RecordsPerSec),
+		"kbench:mib-per-sec":                 fmt.Sprintf("%.2f", r.Total.MiBPerSec),
+		"kbench:due-latency-max-ms":          fmt.Sprintf("%.3f", float64(r.Total.DueLatency.MaxUs)/1000),
+		"kbench:send-latency-max-ms":         fmt.Sprintf("%.3f", float64(r.Total.SendLatency.MaxUs)/1000),
+		"kbench:client-cpu-user-seconds":     fmt.Sprintf("%.3f", r.CPU.UserSeconds),
+		"kbench:client-cpu-system-seconds":   fmt.Sprintf("%.3f", r.CPU.SystemSeconds),
+		"kbench:producers":                   fmt.Sprint(r.Producers),
+		"kbench:elapsed-seconds":             fmt.Sprintf("%.3f", r.Total.ElapsedSeconds),
+		"kbench:due-latency-p50-ms":          fmt.Sprintf("%.3f", float64(r.Total.DueLatency.P50Us)/1000),
+		"kbench:due-latency-p99-ms":          fmt.Sprintf("%.3f", float64(r.Total.DueLatency.P99Us)/1000),
+		"kbench:send-latency-p99-ms":         fmt.Sprintf("%.3f", float64(r.Total.SendLatency.P99Us)/1000),
+		"kbench:send-latency-p50-ms":         fmt.Sprintf("%.3f", float64(r.Total.SendLatency.P50Us)/1000),
+		"kbench:bytes-acked":                 fmt.Sprint(r.Total.Bytes),
+		"kbench:client-settings-count":       fmt.Sprint(len(r.Settings)),
+		"kbench:interrupted":                 fmt.Sprint(r.Interrupted),
+		"kbench:rate-target-records-per-sec": fmt.Sprintf("%.1f", r.Rate),
+	}
+	for k, v := range r.Settings {
+		m["config:"+k] = v
+	}
+	return m
+}
+
+// printMetricTable prints name/value pairs sorted, in the two-column layout of Kafka's
+// ToolsUtils.printMetrics.
+func printMetricTable(w io.Writer, m map[string]string) {
+	names := slices.Sorted(maps.Keys(m))
+	width := len("Metric Name")
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	fmt.Fprintf(w, "\n%-*s %s\n", width, "Metric Name", "Value")
+	for _, n := range names {
+		fmt.Fprintf(w, "%-*s : %s\n", width, n, m[n])
+	}
+}
+
+// topErrors summarises error counts, most frequent first.
+func topErrors(errs map[string]int64) string {
+	keys := slices.SortedFunc(maps.Keys(errs), func(a, b string) int { return int(errs[b] - errs[a]) })
+	var parts []string
+	for i, k := range keys {
+		if i == 3 {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%d x %s", errs[k], k))
+	}
+	return strings.Join(parts, "; ")
+}

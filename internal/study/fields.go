@@ -55,8 +55,8 @@ func defaultScenario(brokers int) Scenario {
 	}
 	return Scenario{
 		Topic:     Topic{Partitions: 3, Replicas: replicas, Configs: map[string]string{}},
-		Producers: Producers{Count: 1, Properties: map[string]string{}, RecordSize: 1024, Keys: "none", Duration: 10 * time.Second},
-		Consumers: Consumers{Properties: map[string]string{}, Duration: 10 * time.Second},
+		Producers: Producers{Count: 1, Properties: map[string]string{}, RecordSize: 1024, Keys: "none", Duration: DefaultDuration},
+		Consumers: Consumers{Properties: map[string]string{}, Duration: DefaultDuration},
 	}
 }
 

@@ -17,6 +17,9 @@ const (
 	DefaultBrokers      = 3
 	DefaultKafkaVersion = "4.1.1"
 	DefaultHeap         = "512m"
+	// DefaultDuration is the measured window of a load that gives neither records nor
+	// duration.
+	DefaultDuration = 10 * time.Second
 )
 
 // origin is where a scenario field got its value, for errors found after expansion.

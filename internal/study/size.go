@@ -24,18 +24,16 @@ var sizeUnits = []struct {
 // ("16KiB", "1.5MiB", "100B").
 func ParseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
+	for _, dec := range []string{"KB", "MB", "GB", "kB", "K", "M", "G"} {
+		if strings.HasSuffix(t, dec) {
+			return 0, fmt.Errorf("size %q: unit %q is ambiguous; use KiB, MiB, GiB or a byte count", s, dec)
+		}
+	}
 	mult := int64(1)
 	for _, u := range sizeUnits {
 		if strings.HasSuffix(t, u.suffix) {
 			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
 			break
-		}
-	}
-	if mult == 1 {
-		for _, dec := range []string{"KB", "MB", "GB", "kB", "K", "M", "G"} {
-			if strings.HasSuffix(t, dec) {
-				return 0, fmt.Errorf("size %q: unit %q is ambiguous; use KiB, MiB, GiB or a byte count", s, dec)
-			}
 		}
 	}
 	n, err := strconv.ParseFloat(t, 64)

@@ -70,6 +70,7 @@ latency percentiles, broker and client CPU.`,
 		newClusterCommand(),
 		newReportCommand(), newCompareCommand(),
 		newProduceCommand(), newConsumeCommand(),
+		newStudiesCommand(),
 	)
 	return root
 }

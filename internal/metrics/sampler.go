@@ -110,8 +110,10 @@ type brokerState struct {
 	target    BrokerTarget
 	allotment float64
 	proc      *procReading
-	prom      promValues
-	promAt    time.Time
+	// procPrevAt is when the reading before proc was taken (zero before the second reading).
+	procPrevAt time.Time
+	prom       promValues
+	promAt     time.Time
 }
 
 // procReading is one read of a broker's /proc files.
@@ -236,6 +238,7 @@ func (s *Sampler) sampleBroker(ctx context.Context, b *brokerState, now time.Tim
 		} else {
 			if b.proc != nil {
 				hasPrev = true
+				b.procPrevAt = b.proc.at
 				procFields(*b.proc, cur, b.allotment, s.cfg.PageSize, row)
 			}
 			b.proc = &cur

@@ -248,3 +248,25 @@ func TestSamplerConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+// Start samples on its own until Stop; Stop can be called twice and returns the same rows.
+func TestSamplerStartStop(t *testing.T) {
+	proc := fstest.MapFS{"loadavg": {Data: []byte("1 1 1 1/1 1\n")}}
+	s, err := NewSampler(SamplerConfig{Proc: proc, Interval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(context.Background())
+	s.Start(context.Background()) // a second Start does nothing
+	for len(s.Snapshot().Host) < 3 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	first := s.Stop()
+	second := s.Stop()
+	if len(first.Host) < 3 || len(second.Host) != len(first.Host) {
+		t.Errorf("stop returned %d then %d rows", len(first.Host), len(second.Host))
+	}
+	if first.Host[0].Values[FieldHostLoad1] != 1 {
+		t.Errorf("row %+v lacks load1", first.Host[0])
+	}
+}

@@ -73,3 +73,15 @@ func TestQuickIsQuick(t *testing.T) {
 		}
 	}
 }
+
+func TestReferenceFigures(t *testing.T) {
+	plan, err := Load("dms-producer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := plan.Reference.Scenarios["batch=1KiB,replicas=1,acks=1"].String()
+	want := "avg=796.54 broker_cpu_percent=54/55/51.65 max=3838 mb_per_sec=36.81 p50=322 p95=2282 p99=2745 p999=3593 records_per_sec=37696.73"
+	if got != want {
+		t.Errorf("figures:\n got %s\nwant %s", got, want)
+	}
+}

@@ -1,9 +1,10 @@
 package study
 
 import (
-	"fmt"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -162,25 +163,22 @@ func (p *parsed) numbers(n *yaml.Node, field string) ([]float64, error) {
 	return []float64{x}, err
 }
 
-// String renders a Figures map briefly, for the dry-run text.
+// String renders the figures briefly, metrics sorted and per-broker values joined by
+// "/": "broker_cpu_percent=54/55/51.65 records_per_sec=37697".
 func (f Figures) String() string {
-	keys := make([]string, 0, len(f))
-	for k := range f {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := ""
-	for i, k := range keys {
+	var b strings.Builder
+	for i, k := range slices.Sorted(maps.Keys(f)) {
 		if i > 0 {
-			out += " "
+			b.WriteByte(' ')
 		}
-		out += k + "="
+		b.WriteString(k)
+		b.WriteByte('=')
 		for j, v := range f[k] {
 			if j > 0 {
-				out += "/"
+				b.WriteByte('/')
 			}
-			out += strconv.FormatFloat(v, 'f', -1, 64)
+			b.WriteString(strconv.FormatFloat(v, 'f', -1, 64))
 		}
 	}
-	return fmt.Sprint(out)
+	return b.String()
 }

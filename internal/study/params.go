@@ -84,6 +84,7 @@ func (p *parsed) parameters(n *yaml.Node) error {
 					return d.wrap(vk, vfield, err)
 				}
 				pr.order = append(pr.order, vk.Value)
+				pr.named[vk.Value] = nil // a value may change nothing: {}
 				return d.pairs(vv, vfield, func(fk, fv *yaml.Node) error {
 					if !validField(fk.Value) {
 						return d.errorf(fk, vfield+"."+fk.Value, "unknown field %q %s", fk.Value, choices(fieldChoices()))

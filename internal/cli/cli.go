@@ -68,6 +68,7 @@ latency percentiles, broker and client CPU.`,
 	root.SetErr(stderr)
 	root.AddCommand(
 		newClusterCommand(),
+		newRunCommand(),
 		newReportCommand(), newCompareCommand(),
 		newProduceCommand(), newConsumeCommand(),
 		newStudiesCommand(),

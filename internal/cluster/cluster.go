@@ -197,11 +197,10 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	c := &Cluster{keep: opts.Keep, owned: owned}
 	if err := c.launch(ctx, kafka, opts, log); err != nil {
+		// Stop what started but keep the directory: the error points at its logs, and the
+		// next `cluster up` or `cluster down` clears it.
+		c.keep = true
 		_ = c.StopWithin(5 * time.Second)
-		if owned || !opts.Keep {
-			// Keep the logs of a failed start: the error names them.
-			_ = os.Remove(filepath.Join(opts.Dir, stateFile))
-		}
 		return nil, err
 	}
 	return c, nil

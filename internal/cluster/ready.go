@@ -42,7 +42,7 @@ func (c *Cluster) waitReady(ctx context.Context, log io.Writer) error {
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return fmt.Errorf("cluster not ready after %s (%v); broker logs are in %s", readyTimeout, lastErr, c.state.Dir)
+				return fmt.Errorf("cluster not ready after %s (%v); broker logs are in %s/broker-N/server.log", readyTimeout, lastErr, c.state.Dir)
 			}
 			return ctx.Err()
 		case <-time.After(500 * time.Millisecond):

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/report"
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/runner"
+	"github.com/kbench/kbench/internal/study"
+	"github.com/kbench/kbench/studies"
+)
+
+func newRunCommand() *cobra.Command {
+	var (
+		dryRun        bool
+		resume        string
+		bootstrap     string
+		commandConfig string
+		metricsURLs   []string
+		maxRate       float64
+		yes           bool
+		runsDir       string
+		formats       string
+	)
+	cmd := &cobra.Command{
+		Use:   "run STUDY",
+		Short: "Run a study (a file or a built-in name) and write its run directory and report",
+		Long: `Run a study: start the embedded cluster it describes (or attach to yours), run every
+scenario and repeat on its own fresh topic (warm-up discarded, a measured window, topic
+deleted), write runs/<date>-<study>/ and the report. Ctrl-C stops the load, deletes the
+topics kbench created and still writes the report of the finished scenarios; finish the run
+later with --resume.
+
+Against a cluster kbench did not start (--bootstrap-server), kbench creates and deletes only
+topics named kbench-<run>-..., never anything else, and asks before loading a cluster that
+is not on loopback unless --yes is given.
+
+Examples:
+  kbench studies
+  kbench run quick
+  kbench run quick --dry-run
+  kbench run my-study.yaml --bootstrap-server kafka1:9092 --command-config client.properties --max-rate 50000
+  kbench run --resume runs/2026-11-22-1530-quick`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && resume == "" {
+				return fmt.Errorf("name a study (one of %s) or a study file, or --resume RUN", strings.Join(studies.Names(), ", "))
+			}
+			plan, text, err := loadStudy(args, resume)
+			if err != nil {
+				return err
+			}
+			if dryRun {
+				plan.Describe(cmd.OutOrStdout())
+				return nil
+			}
+			fmts, err := report.ParseFormats(formats)
+			if err != nil {
+				return err
+			}
+			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate,
+				Progress: cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
+			if bootstrap != "" {
+				ext := &runner.External{Bootstrap: bootstrap, MetricsURLs: metricsURLs}
+				if commandConfig != "" {
+					if ext.Properties, err = cluster.ReadProperties(commandConfig); err != nil {
+						return err
+					}
+				}
+				opts.External = ext
+			}
+			if !yes {
+				opts.Confirm = confirmer(cmd.InOrStdin(), cmd.ErrOrStderr())
+			}
+			return runStudy(cmd.Context(), cmd.OutOrStdout(), opts, fmts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&dryRun, "dry-run", false, "print the expanded plan and the estimated duration, run nothing")
+	f.StringVar(&resume, "resume", "", "finish an incomplete run directory")
+	f.StringVar(&bootstrap, "bootstrap-server", "", "attach to this cluster instead of starting one")
+	f.StringVar(&commandConfig, "command-config", "", "client properties file (security settings) for --bootstrap-server")
+	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker (external clusters)")
+	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
+	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster that is not on loopback")
+	f.StringVar(&runsDir, "runs-dir", "runs", "where run directories are created")
+	f.StringVar(&formats, "report", "md,html,csv,json", "report formats written at the end")
+	return cmd
+}
+
+// loadStudy reads the study named by args, or the copy kept in a run directory to resume.
+func loadStudy(args []string, resume string) (*study.Plan, []byte, error) {
+	if resume != "" {
+		path := filepath.Join(resume, results.StudyFile)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("resume %s: %w", resume, err)
+		}
+		plan, err := study.Parse(path, text)
+		return plan, text, err
+	}
+	plan, err := study.Load(args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	var text []byte
+	if strings.HasPrefix(plan.File, "builtin:") {
+		text, err = studies.Read(args[0])
+	} else {
+		text, err = os.ReadFile(args[0])
+	}
+	return plan, text, err
+}
+
+func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []string) error {
+	started := time.Now()
+	out, err := runner.Run(ctx, opts)
+	if out == nil {
+		return err
+	}
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		fmt.Fprintf(w, "run stopped: %v\n", err)
+	}
+	fmt.Fprintf(w, "run directory: %s (%d repeat(s) in %s, %d invalid)\n", out.Dir, out.Repeats,
+		time.Since(started).Round(time.Second), out.Invalid)
+	paths, rerr := report.Generate(out.Dir, "", formats, report.Options{Generated: time.Now()})
+	if rerr != nil {
+		fmt.Fprintf(w, "report not written: %v\n", rerr)
+	}
+	for _, p := range paths {
+		fmt.Fprintf(w, "report: %s\n", p)
+	}
+	if interrupted {
+		return &exitError{code: 130, msg: fmt.Sprintf("interrupted; finish it with: kbench run --resume %s", out.Dir)}
+	}
+	if err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("%v; finish it with: kbench run --resume %s", err, out.Dir)}
+	}
+	return rerr
+}
+
+// confirmer asks on the terminal before loading a remote cluster; without a terminal it
+// refuses, so an unattended run never loads a production cluster by accident.
+func confirmer(in io.Reader, out io.Writer) func(string) bool {
+	return func(plan string) bool {
+		fmt.Fprint(out, plan)
+		if f, ok := in.(*os.File); ok && !isTerminal(f) {
+			fmt.Fprintln(out, "not a terminal: pass --yes to proceed")
+			return false
+		}
+		fmt.Fprint(out, "Proceed? [y/N] ")
+		answer, _ := bufio.NewReader(in).ReadString('\n')
+		answer = strings.ToLower(strings.TrimSpace(answer))
+		return answer == "y" || answer == "yes"
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal), without a dependency.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

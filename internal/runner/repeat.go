@@ -1,0 +1,299 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/study"
+)
+
+// minRateShare is the share of a target rate a repeat must reach to be valid.
+const minRateShare = 0.95
+
+// consumeIdleTimeout ends a consumer once no record came for this long after the producers
+// stopped.
+const consumeIdleTimeout = 5 * time.Second
+
+// runner carries out one run's scenarios on one target.
+type runner struct {
+	opts     Options
+	plan     *study.Plan
+	target   *target
+	dir      string
+	prefix   string
+	topics   topics
+	progress *progress
+}
+
+func (r *runner) runAll(ctx context.Context, out *Outcome) error {
+	r.topics.created = map[string]bool{}
+	r.progress = newProgress(r.opts.Progress, r.opts.Terminal, r.plan)
+	for i, sc := range r.plan.Scenarios {
+		done, err := results.ListRepeats(r.dir, sc.ID)
+		if err != nil {
+			return err
+		}
+		for n := 1; n <= r.plan.Repeats; n++ {
+			if containsInt(done, n) {
+				r.progress.skip()
+				continue
+			}
+			r.progress.begin(i, sc, n)
+			rep := r.runRepeat(ctx, i, sc, n)
+			if ctx.Err() != nil {
+				r.progress.end(nil)
+				return ctx.Err()
+			}
+			if err := results.WriteRepeat(r.dir, rep); err != nil {
+				return err
+			}
+			out.Repeats++
+			if !rep.Validity.Valid {
+				out.Invalid++
+			}
+			r.progress.end(rep)
+			if err := sleep(ctx, r.plan.Cooldown); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// runRepeat runs one repeat on a fresh topic. Failures become an invalid repeat with the
+// reason, so one bad scenario does not end a study; only cancellation stops it.
+func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n int) *results.Repeat {
+	topic := topicName(r.prefix, index, sc.ID, n)
+	rep := &results.Repeat{
+		Version: results.FormatVersion, Scenario: sc.ID, Repeat: n, Started: time.Now().UTC(),
+		Topic:    results.Topic{Name: topic, Partitions: sc.Topic.Partitions, Replicas: sc.Topic.Replicas, Configs: sc.Topic.Configs},
+		Workload: r.workload(sc),
+	}
+	invalid := func(err error) *results.Repeat {
+		rep.Finished = time.Now().UTC()
+		rep.Validity = results.Validity{Valid: false, Reasons: []string{err.Error()}}
+		return rep
+	}
+	if err := r.createTopic(ctx, topic, sc.Topic.Partitions, sc.Topic.Replicas, sc.Topic.Configs); err != nil {
+		return invalid(err)
+	}
+	defer func() {
+		if err := r.deleteTopic(topic); err != nil {
+			fmt.Fprintf(r.opts.Log, "%v\n", err)
+		}
+	}()
+	filled := int64(0)
+	if sc.Kind() == "consume" {
+		var err error
+		if filled, err = r.fill(ctx, topic, sc); err != nil {
+			return invalid(err)
+		}
+	}
+	m, err := r.measure(ctx, topic, sc, n)
+	if err != nil {
+		return invalid(err)
+	}
+	m.fill(rep, filled)
+	rep.Finished = time.Now().UTC()
+	return rep
+}
+
+// workload records what the scenario asked for, enough to write the equivalent commands.
+func (r *runner) workload(sc study.Scenario) results.Workload {
+	w := results.Workload{Kind: sc.Kind(), RecordSize: sc.Producers.RecordSize, NumRecords: sc.Producers.Records,
+		Duration: sc.Producers.Duration.Seconds(), Warmup: r.plan.Warmup.Seconds(), Throughput: -1,
+		ProducerProps: results.Redact(sc.Producers.Properties)}
+	if rate := r.rate(sc); rate > 0 {
+		w.Throughput = rate
+	}
+	if sc.Producers.Count > 0 {
+		w.Producers = sc.Producers.Count
+	}
+	if sc.Consumers.Count > 0 {
+		w.Consumers, w.FetchSize, w.Group = sc.Consumers.Count, sc.Consumers.FetchSize, sc.Consumers.Group
+		w.ConsumerProps = results.Redact(sc.Consumers.Properties)
+	}
+	return w
+}
+
+// rate is the scenario's target rate after --max-rate; 0 is unlimited.
+func (r *runner) rate(sc study.Scenario) float64 {
+	rate := float64(sc.Producers.Rate)
+	if max := r.opts.MaxRate; max > 0 && (rate == 0 || rate > max) {
+		rate = max
+	}
+	return rate
+}
+
+// clientProps merges the cluster's connection properties under the scenario's own.
+func (r *runner) clientProps(scenario map[string]string) map[string]string {
+	props := maps.Clone(r.target.props)
+	if props == nil {
+		props = map[string]string{}
+	}
+	maps.Copy(props, scenario)
+	return props
+}
+
+// producerConfig is the load of a scenario's producers. With a record count, the warm-up is
+// a share of the records (the load cannot stop at a duration and then count on).
+func (r *runner) producerConfig(topic string, sc study.Scenario, e2e bool) load.ProducerConfig {
+	p := sc.Producers
+	cfg := load.ProducerConfig{Bootstrap: r.target.bootstrap, Topic: topic, Properties: r.clientProps(p.Properties),
+		Producers: max(p.Count, 1), RecordSize: p.RecordSize, Records: p.Records, Rate: r.rate(sc),
+		Keys: load.KeyDistribution(p.Keys), TimestampHeader: e2e}
+	warm := r.plan.Warmup
+	switch {
+	case p.Records > 0 && warm > 0 && cfg.Rate > 0:
+		cfg.WarmupRecords = min(int64(cfg.Rate*warm.Seconds()), p.Records/2)
+	case p.Records > 0 && warm > 0:
+		cfg.WarmupRecords = p.Records / 10
+	case p.Records == 0:
+		cfg.Duration = warm + p.Duration
+		cfg.Warmup = warm
+	}
+	if cfg.Keys == "" {
+		cfg.Keys = load.KeysNone
+	}
+	return cfg
+}
+
+// fill writes the records a consume-only scenario reads, unmeasured.
+func (r *runner) fill(ctx context.Context, topic string, sc study.Scenario) (int64, error) {
+	cfg := r.producerConfig(topic, sc, true)
+	cfg.Producers, cfg.Rate, cfg.WarmupRecords, cfg.Warmup = 1, 0, 0, 0
+	if cfg.Records == 0 {
+		cfg.Records = sc.Consumers.Records
+	}
+	cfg.Properties["acks"] = "all"
+	res, err := load.Produce(ctx, cfg, nil)
+	if err != nil {
+		return 0, fmt.Errorf("fill topic %s: %w", topic, err)
+	}
+	if res.Total.Failed > 0 {
+		return 0, fmt.Errorf("fill topic %s: %d records failed", topic, res.Total.Failed)
+	}
+	return res.Total.Acked, nil
+}
+
+// measurement is everything one measured window produced.
+type measurement struct {
+	prod        *load.ProduceResult
+	cons        *load.ConsumeResult
+	prodErr     error
+	consErr     error
+	series      metrics.Series
+	window      *window
+	rate        float64
+	consumeOnly bool
+}
+
+func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n int) (*measurement, error) {
+	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: r.target.brokers, Interval: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("broker metrics: %w", err)
+	}
+	m := &measurement{window: newWindow(), rate: r.rate(sc), consumeOnly: sc.Kind() == "consume"}
+	sampler.Start(ctx)
+	if m.consumeOnly {
+		m.window.begin(time.Now())
+	}
+	var wg sync.WaitGroup
+	producing := make(chan struct{})
+	if sc.Producers.Count > 0 {
+		cfg := r.producerConfig(topic, sc, sc.Consumers.Count > 0)
+		if cfg.Warmup == 0 && cfg.WarmupRecords == 0 {
+			m.window.begin(time.Now())
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(producing)
+			m.prod, m.prodErr = load.Produce(ctx, cfg, func(t load.Tick) {
+				m.window.produceTick(t)
+				r.progress.produceTick(t, sampler)
+			})
+		}()
+	} else {
+		close(producing)
+	}
+	if sc.Consumers.Count > 0 {
+		c := sc.Consumers
+		props := r.clientProps(c.Properties)
+		if c.FetchSize > 0 {
+			props["max.partition.fetch.bytes"] = fmt.Sprint(c.FetchSize)
+		}
+		group := c.Group
+		if group == "" {
+			group = fmt.Sprintf("%s-g%d", topic, n)
+		}
+		cfg := load.ConsumerConfig{Bootstrap: r.target.bootstrap, Topics: []string{topic}, Group: group,
+			Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeIdleTimeout}
+		if !m.consumeOnly {
+			// Read until the producers stop and the topic goes quiet.
+			cfg.Records, cfg.Duration = 0, 0
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.cons, m.consErr = load.Consume(ctx, cfg, func(t load.ConsumeTick) {
+				m.window.consumeTick(t)
+				if m.consumeOnly {
+					r.progress.consumeTick(t, sampler)
+				}
+			})
+		}()
+	}
+	wg.Wait()
+	m.window.finish(time.Now())
+	m.series = sampler.Stop()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if m.prodErr != nil && !errors.Is(m.prodErr, context.Canceled) {
+		return nil, fmt.Errorf("produce: %w", m.prodErr)
+	}
+	if m.consErr != nil && !errors.Is(m.consErr, context.Canceled) {
+		return nil, fmt.Errorf("consume: %w", m.consErr)
+	}
+	return m, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+func containsInt(list []int, n int) bool {
+	for _, v := range list {
+		if v == n {
+			return true
+		}
+	}
+	return false
+}
+
+// processCPU is this process's user+system CPU time: the clients' own cost.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,148 @@
+// Package runner carries out a study: for each scenario and repeat a fresh topic, a warm-up
+// that is discarded, a measured window with client and broker metrics, and the topic
+// deleted; each repeat is written to the run directory as soon as it ends, so an interrupted
+// run keeps what finished and can be resumed.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/study"
+)
+
+// Options describe one run of a study.
+type Options struct {
+	// Plan is the loaded study; StudyText its file, copied into the run directory.
+	Plan      *study.Plan
+	StudyText []byte
+	// RunsDir is the parent of new run directories, overriding the default "runs".
+	RunsDir string
+	// ResumeDir continues an incomplete run instead of starting a new one: finished
+	// repeats are kept and only the missing ones run.
+	ResumeDir string
+	// External, when set, attaches to a running cluster instead of the study's cluster.
+	External *External
+	// MaxRate caps every scenario's target rate (records/s over all producers); 0 is no cap.
+	MaxRate float64
+	// Confirm is asked before loading a cluster that is not on loopback, with the plan as
+	// text; nil means yes. It returns false to abort.
+	Confirm func(plan string) bool
+	// Progress receives live progress; Terminal makes it one rewritten status line.
+	Progress io.Writer
+	Terminal bool
+	// Log receives one-line messages (cluster start, warm-up, cleanup).
+	Log io.Writer
+	// Version is kbench's version, recorded in the run.
+	Version string
+}
+
+// Outcome is what a run left behind.
+type Outcome struct {
+	// Dir is the run directory.
+	Dir string
+	// Complete is false when the run was interrupted or failed part way.
+	Complete bool
+	// Repeats counts the repeats run now; Invalid those marked invalid.
+	Repeats, Invalid int
+}
+
+// Run carries out the study. On cancellation (Ctrl-C) it stops the load, deletes the topics
+// it created, marks the run incomplete and returns the outcome with ctx's error.
+func Run(ctx context.Context, opts Options) (*Outcome, error) {
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if opts.Progress == nil {
+		opts.Progress = io.Discard
+	}
+	if opts.RunsDir == "" {
+		opts.RunsDir = "runs"
+	}
+	plan := opts.Plan
+	run, dir, err := openRun(opts)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Dir: dir}
+
+	target, err := connect(ctx, opts)
+	if err != nil {
+		return out, finish(dir, run, fmt.Errorf("prepare cluster: %w", err))
+	}
+	defer target.close(opts.Log)
+	run.Environment = target.environment(opts.Version)
+	if err := results.WriteRun(dir, run); err != nil {
+		return out, err
+	}
+
+	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir)}
+	defer r.cleanup()
+	if target.fresh {
+		if err := r.warmCluster(ctx); err != nil {
+			return out, finish(dir, run, err)
+		}
+	}
+	err = r.runAll(ctx, out)
+	if err == nil {
+		out.Complete = true
+	}
+	return out, finish(dir, run, err)
+}
+
+// openRun creates the run directory and its run.json, or reopens one to resume.
+func openRun(opts Options) (*results.Run, string, error) {
+	plan := opts.Plan
+	if opts.ResumeDir != "" {
+		rd, err := results.Read(opts.ResumeDir)
+		if err != nil {
+			return nil, "", fmt.Errorf("resume %s: %w", opts.ResumeDir, err)
+		}
+		if rd.Run.Status.State == results.Complete {
+			return nil, "", fmt.Errorf("resume %s: the run is already complete", opts.ResumeDir)
+		}
+		run := rd.Run
+		run.Status = results.Status{State: results.Incomplete, Reason: "running"}
+		return &run, opts.ResumeDir, nil
+	}
+	dir, err := results.Create(opts.RunsDir, time.Now(), plan.Name)
+	if err != nil {
+		return nil, "", fmt.Errorf("create run directory: %w", err)
+	}
+	if err := results.WriteStudy(dir, opts.StudyText); err != nil {
+		return nil, "", err
+	}
+	run := newRun(plan, opts.Version)
+	if err := results.WriteRun(dir, run); err != nil {
+		return nil, "", err
+	}
+	return run, dir, nil
+}
+
+// finish records how the run ended in run.json and returns err (or the write's error).
+func finish(dir string, run *results.Run, err error) error {
+	run.Finished = time.Now().UTC()
+	switch {
+	case err == nil:
+		run.Status = results.Status{State: results.Complete}
+	case errors.Is(err, context.Canceled):
+		run.Status = results.Status{State: results.Incomplete, Reason: "interrupted"}
+	default:
+		run.Status = results.Status{State: results.Incomplete, Reason: err.Error()}
+	}
+	if werr := results.WriteRun(dir, run); werr != nil && err == nil {
+		return werr
+	}
+	return err
+}
+
+// topicPrefix names every topic this run creates; only topics with it are ever deleted.
+func topicPrefix(dir string) string {
+	return "kbench-" + sanitizeTopic(filepath.Base(dir))
+}
+

@@ -1,0 +1,213 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/results"
+)
+
+// External is a running cluster kbench attaches to.
+type External struct {
+	// Bootstrap is the comma-separated host:port list.
+	Bootstrap string
+	// Properties are Java client properties (security settings) for every client.
+	Properties map[string]string
+	// MetricsURLs are the brokers' Prometheus endpoints, if known.
+	MetricsURLs []string
+}
+
+// target is the cluster the scenarios run on and what kbench knows about it.
+type target struct {
+	kind         results.ClusterKind
+	bootstrap    string
+	props        map[string]string // client security properties
+	brokers      []metrics.BrokerTarget
+	kafkaVersion string
+	brokerConfig map[string]string
+	embedded     *cluster.Cluster
+	fresh        bool // started for this run: its JIT is cold
+	admin        *kadm.Client
+	client       *kgo.Client
+}
+
+// connect starts the study's embedded cluster, or attaches to the external one (asking for
+// confirmation when it is not on loopback).
+func connect(ctx context.Context, opts Options) (*target, error) {
+	ext := opts.External
+	if ext == nil && opts.Plan.Cluster.External != nil {
+		e := opts.Plan.Cluster.External
+		ext = &External{Bootstrap: e.Bootstrap, MetricsURLs: e.MetricsURLs}
+		if e.CommandConfig != "" {
+			props, err := cluster.ReadProperties(e.CommandConfig)
+			if err != nil {
+				return nil, err
+			}
+			ext.Properties = props
+		}
+	}
+	var t *target
+	if ext != nil {
+		t = &target{kind: results.External, bootstrap: ext.Bootstrap, props: ext.Properties}
+		for i, url := range ext.MetricsURLs {
+			t.brokers = append(t.brokers, metrics.BrokerTarget{ID: i + 1, MetricsURL: url})
+		}
+		if !onLoopback(ext.Bootstrap) && opts.Confirm != nil && !opts.Confirm(describeLoad(opts.Plan, ext.Bootstrap, opts.MaxRate)) {
+			return nil, fmt.Errorf("not confirmed: nothing was sent to %s", ext.Bootstrap)
+		}
+	} else {
+		var err error
+		if t, err = startEmbedded(ctx, opts); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.openAdmin(); err != nil {
+		t.close(opts.Log)
+		return nil, err
+	}
+	if t.kind == results.External {
+		if err := t.ping(ctx); err != nil {
+			t.close(opts.Log)
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func startEmbedded(ctx context.Context, opts Options) (*target, error) {
+	spec := opts.Plan.Cluster
+	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", spec.Brokers, spec.KafkaVersion)
+	c, err := cluster.Start(ctx, cluster.Options{Brokers: spec.Brokers, Heap: spec.Heap, SASL: spec.SASL, TLS: spec.TLS,
+		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Log: opts.Log})
+	if err != nil {
+		return nil, err
+	}
+	// The clients use the most secure listener the study asked for, so SASL/TLS costs are
+	// what gets measured.
+	endpoint := c.Endpoints()[0]
+	for _, name := range []string{"tls", "sasl"} {
+		if e, ok := c.Endpoint(name); ok {
+			endpoint = e
+		}
+	}
+	t := &target{kind: results.Embedded, bootstrap: endpoint.Bootstrap, props: endpoint.Properties,
+		kafkaVersion: c.KafkaVersion(), brokerConfig: spec.BrokerConfigs, embedded: c, fresh: true}
+	for _, b := range c.Brokers() {
+		t.brokers = append(t.brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
+	}
+	return t, nil
+}
+
+// securityProperties keeps the connection settings of a client property map, for the admin
+// client.
+func securityProperties(props map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range props {
+		if strings.HasPrefix(k, "security.") || strings.HasPrefix(k, "sasl.") || strings.HasPrefix(k, "ssl.") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (t *target) openAdmin() error {
+	settings, err := load.ParseProperties(load.RoleProducer, securityProperties(t.props))
+	if err != nil {
+		return fmt.Errorf("client properties: %w", err)
+	}
+	opts := append([]kgo.Opt{kgo.SeedBrokers(strings.Split(t.bootstrap, ",")...)}, settings.Opts...)
+	t.client, err = kgo.NewClient(opts...)
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", t.bootstrap, err)
+	}
+	t.admin = kadm.NewClient(t.client)
+	return nil
+}
+
+// ping fails fast, with the cause, when the cluster cannot be reached or refuses the
+// credentials.
+func (t *target) ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	meta, err := t.admin.BrokerMetadata(ctx)
+	if err != nil {
+		return fmt.Errorf("reach cluster at %s: %w", t.bootstrap, err)
+	}
+	if len(t.brokers) == 0 {
+		for _, b := range meta.Brokers {
+			t.brokers = append(t.brokers, metrics.BrokerTarget{ID: int(b.NodeID)})
+		}
+	}
+	if versions, err := t.admin.ApiVersions(ctx); err == nil {
+		for _, v := range versions {
+			if guess := v.VersionGuess(); guess != "" {
+				t.kafkaVersion = strings.TrimPrefix(guess, "v")
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func (t *target) close(log io.Writer) {
+	if t.client != nil {
+		t.client.Close()
+	}
+	if t.embedded != nil {
+		fmt.Fprintln(log, "stopping the embedded cluster")
+		if err := t.embedded.Stop(); err != nil {
+			fmt.Fprintf(log, "stop embedded cluster: %v\n", err)
+		}
+	}
+}
+
+func (t *target) environment(version string) results.Environment {
+	env := results.Environment{
+		KbenchVersion: version, KafkaVersion: t.kafkaVersion, GoVersion: runtime.Version(),
+		Cluster: t.kind, Brokers: len(t.brokers), Bootstrap: t.bootstrap,
+		Security: t.props["security.protocol"], BrokerConfig: t.brokerConfig,
+		ClientPlacement: "same host as the brokers (loopback); clients and brokers share the CPUs",
+	}
+	if env.Security == "" {
+		env.Security = "PLAINTEXT"
+	}
+	if t.kind == results.External {
+		env.ClientPlacement = "the host kbench ran on; brokers elsewhere"
+		if onLoopback(t.bootstrap) {
+			env.ClientPlacement = "same host as the brokers (loopback)"
+		}
+	}
+	if host, err := results.CollectHost(os.DirFS("/proc"), os.DirFS("/sys")); err == nil {
+		env.Host = host
+	}
+	return env
+}
+
+// onLoopback reports whether every bootstrap server is a loopback address.
+func onLoopback(bootstrap string) bool {
+	for _, hp := range strings.Split(bootstrap, ",") {
+		host, _, err := net.SplitHostPort(strings.TrimSpace(hp))
+		if err != nil {
+			return false
+		}
+		if host == "localhost" {
+			continue
+		}
+		ip := net.ParseIP(host)
+		if ip == nil || !ip.IsLoopback() {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,231 @@
+package runner
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/results"
+)
+
+// window is the measured part of a repeat: it starts when the warm-up ends and collects one
+// client row per tick, with the process CPU spent in that tick.
+type window struct {
+	mu       sync.Mutex
+	start    time.Time
+	end      time.Time
+	cpuStart time.Duration
+	cpuEnd   time.Duration
+	lastCPU  time.Duration
+	lastT    time.Time
+	rows     []results.ClientRow
+	consumed map[int]int64 // consumed records by second since start
+}
+
+func newWindow() *window { return &window{consumed: map[int]int64{}} }
+
+func (w *window) begin(t time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.start.IsZero() {
+		w.start, w.cpuStart = t, processCPU()
+		w.lastCPU, w.lastT = w.cpuStart, t
+	}
+}
+
+func (w *window) produceTick(t load.Tick) {
+	now := time.Now()
+	if t.Warmup {
+		return
+	}
+	// The first steady tick: the window began at most one interval ago.
+	w.begin(now.Add(-t.Interval))
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cpu := processCPU()
+	cores := 0.0
+	if dt := now.Sub(w.lastT).Seconds(); dt > 0 {
+		cores = (cpu - w.lastCPU).Seconds() / dt
+	}
+	w.lastCPU, w.lastT = cpu, now
+	w.rows = append(w.rows, results.ClientRow{
+		T: now.Sub(w.start).Seconds(), Records: t.Acked, Failed: t.Failed, Bytes: t.Bytes,
+		RecordsPerSec: t.RecordsPerSec, MiBPerSec: t.MiBPerSec,
+		P50Ms: usToMs(float64(t.DueLatency.P50Us)), P99Ms: usToMs(float64(t.DueLatency.P99Us)),
+		MaxMs: usToMs(float64(t.DueLatency.MaxUs)), CPUCores: cores,
+	})
+}
+
+func (w *window) consumeTick(t load.ConsumeTick) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.start.IsZero() {
+		return // still in the producers' warm-up
+	}
+	w.consumed[int(time.Since(w.start).Seconds())] += t.Records
+}
+
+func (w *window) finish(t time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.start.IsZero() {
+		w.start, w.cpuStart = t, processCPU()
+	}
+	w.end, w.cpuEnd = t, processCPU()
+}
+
+// clientRows returns the produce rows with the consumed counts merged in; a consume-only
+// window gets one row per second of consumption.
+func (w *window) clientRows() []results.ClientRow {
+	rows := append([]results.ClientRow(nil), w.rows...)
+	if len(rows) == 0 {
+		secs := make([]int, 0, len(w.consumed))
+		for s := range w.consumed {
+			secs = append(secs, s)
+		}
+		sort.Ints(secs)
+		for _, s := range secs {
+			rows = append(rows, results.ClientRow{T: float64(s + 1), Consumed: w.consumed[s]})
+		}
+		return rows
+	}
+	for s, n := range w.consumed {
+		i := min(max(s, 0), len(rows)-1)
+		rows[i].Consumed += n
+	}
+	return rows
+}
+
+// seriesRows turns the sampler's series into the run directory's rows, keeping the measured
+// window only; T is seconds since the window began.
+func seriesRows(s metrics.Series, start, end time.Time) []results.SeriesRow {
+	var out []results.SeriesRow
+	keep := func(label string, rows []metrics.Row) {
+		for _, r := range rows {
+			if r.Time.Before(start) || r.Time.After(end.Add(500*time.Millisecond)) {
+				continue
+			}
+			out = append(out, results.SeriesRow{T: r.Time.Sub(start).Seconds(), Broker: label, Fields: r.Values})
+		}
+	}
+	for _, b := range s.Brokers {
+		keep(strconv.Itoa(b.ID), b.Rows)
+	}
+	keep(results.HostSeries, s.Host)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
+	return out
+}
+
+// fill writes the measurement into rep: summary, histograms, time series, configs and
+// validity.
+func (m *measurement) fill(rep *results.Repeat, filled int64) {
+	w := m.window
+	cpu := (w.cpuEnd - w.cpuStart).Seconds()
+	s := &rep.Summary
+	s.TargetRate = m.rate
+	s.ClientCPUSeconds = cpu
+	rep.Latency = map[string][]results.Bucket{}
+	if m.prod != nil {
+		stats := m.prod.Total
+		if m.prod.Steady != nil {
+			stats = *m.prod.Steady
+		}
+		s.RecordsAcked, s.RecordsFailed, s.Bytes = stats.Acked, stats.Failed, stats.Bytes
+		s.Elapsed, s.RecordsPerSec, s.MiBPerSec = stats.ElapsedSeconds, stats.RecordsPerSec, stats.MiBPerSec
+		s.Latency = latency(stats.DueLatency)
+		if m.rate > 0 {
+			send := latency(stats.SendLatency)
+			s.SendLatency = &send
+		}
+		rep.Latency[results.LatencyDue] = buckets(stats.DueHistogram)
+		rep.Latency[results.LatencySend] = buckets(stats.SendHistogram)
+		s.Errors = m.prod.Errors
+		rep.ProducerConfig = results.Redact(m.prod.Settings)
+	}
+	if m.cons != nil {
+		c := m.cons
+		s.Consumer = &results.Consumer{Records: c.Records, Bytes: c.Bytes, Elapsed: c.FetchSeconds,
+			RecordsPerSec: c.FetchRecordsPerSec, MiBPerSec: c.FetchMiBPerSec, RebalanceMs: c.RebalanceSeconds * 1000}
+		if c.EndToEnd.Count > 0 {
+			e2e := latency(c.EndToEnd)
+			s.EndToEnd = &e2e
+			rep.Latency[results.LatencyEndToEnd] = buckets(c.EndToEndHistogram)
+		}
+		rep.ConsumerConfig = results.Redact(c.Settings)
+		if m.consumeOnly {
+			s.RecordsAcked, s.Bytes, s.Elapsed = c.Records, c.Bytes, c.FetchSeconds
+			s.RecordsPerSec, s.MiBPerSec = c.FetchRecordsPerSec, c.FetchMiBPerSec
+		}
+	}
+	if s.RecordsAcked > 0 {
+		s.ClientCPUPerMillion = cpu / float64(s.RecordsAcked) * 1e6
+	}
+	rep.Client = w.clientRows()
+	rep.Brokers = seriesRows(m.series, w.start, w.end)
+	rep.BrokerSummary = results.Summarize(rep.Brokers)
+	rep.Validity = m.validity(filled)
+}
+
+// validity marks a repeat that missed its target rate, lost records or had errors: it is
+// reported apart, never averaged in silently.
+func (m *measurement) validity(filled int64) results.Validity {
+	var reasons []string
+	if p := m.prod; p != nil {
+		if p.Total.Failed > 0 {
+			reasons = append(reasons, fmt.Sprintf("%d records failed%s", p.Total.Failed, firstError(p.Errors)))
+		}
+		stats := p.Total
+		if p.Steady != nil {
+			stats = *p.Steady
+		}
+		if m.rate > 0 && stats.RecordsPerSec < minRateShare*m.rate {
+			reasons = append(reasons, fmt.Sprintf("missed the target rate: %.0f of %.0f records/s", stats.RecordsPerSec, m.rate))
+		}
+		if p.Total.Acked == 0 {
+			reasons = append(reasons, "no record was acknowledged")
+		}
+	}
+	if c := m.cons; c != nil {
+		want := filled
+		if m.prod != nil {
+			want = m.prod.Total.Acked
+		}
+		if c.Records < want {
+			reasons = append(reasons, fmt.Sprintf("%d acknowledged records were not consumed (%d of %d read)", want-c.Records, c.Records, want))
+		}
+		if len(c.Errors) > 0 {
+			reasons = append(reasons, "consumer errors"+firstError(c.Errors))
+		}
+	}
+	return results.Validity{Valid: len(reasons) == 0, Reasons: reasons}
+}
+
+func firstError(errs map[string]int64) string {
+	for msg, n := range errs {
+		return fmt.Sprintf(" (e.g. %dx %s)", n, msg)
+	}
+	return ""
+}
+
+func latency(l metrics.LatencySummary) results.Latency {
+	return results.Latency{Count: l.Count, AvgMs: usToMs(l.AvgUs), P50Ms: usToMs(float64(l.P50Us)),
+		P90Ms: usToMs(float64(l.P90Us)), P95Ms: usToMs(float64(l.P95Us)), P99Ms: usToMs(float64(l.P99Us)),
+		P999Ms: usToMs(float64(l.P999Us)), P9999Ms: usToMs(float64(l.P9999Us)), MaxMs: usToMs(float64(l.MaxUs))}
+}
+
+func usToMs(us float64) float64 { return us / 1000 }
+
+func buckets(h *metrics.Histogram) []results.Bucket {
+	if h == nil {
+		return nil
+	}
+	var out []results.Bucket
+	for _, b := range h.Buckets() {
+		out = append(out, results.Bucket{UpperUs: b.UpperMicros, Count: b.Count})
+	}
+	return out
+}

@@ -20,7 +20,8 @@ func producerWindowLine(t load.Tick) string {
 		t.Acked, t.RecordsPerSec, t.MiBPerSec, t.DueLatency.AvgUs/1000, float64(t.DueLatency.MaxUs/1000))
 }
 
-// producerTotalLine is ProducerPerformance's summary; steady adds " steady state" after the
+// producerTotalLine is ProducerPerformance's summary (Kafka 4.1 prints records/sec with one
+// decimal, later versions with six; parsers take both); steady adds " steady state" after the
 // count, as its line after warm-up does. Latencies are from due time (see produce --help).
 func producerTotalLine(s load.ProduceStats, steady bool) string {
 	tag := ""
@@ -28,7 +29,7 @@ func producerTotalLine(s load.ProduceStats, steady bool) string {
 		tag = " steady state"
 	}
 	l := s.DueLatency
-	return fmt.Sprintf("%d%s records sent, %f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
+	return fmt.Sprintf("%d%s records sent, %.1f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
 		s.Acked, tag, s.RecordsPerSec, s.MiBPerSec, l.AvgUs/1000, float64(l.MaxUs/1000),
 		l.P50Us/1000, l.P95Us/1000, l.P99Us/1000, l.P999Us/1000)
 }

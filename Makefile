@@ -24,7 +24,10 @@ demo: build
 	$(BIN) cluster up --brokers 3
 	$(BIN) cluster status
 
+# bench: kbench produce against Kafka's ProducerPerformance on an embedded cluster (records/s
+# and client CPU per record, >= 3 pairs, medians), then the Go benchmarks.
 bench: build
+	$(GO) run ./bench/producecompare -kbench $(BIN) -pairs 3
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 lint:

@@ -21,19 +21,13 @@ const readyTopic = "__kbench_ready"
 func (c *Cluster) waitReady(ctx context.Context, log io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	client, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(c.Bootstrap(), ",")...))
-	if err != nil {
-		return fmt.Errorf("connect to embedded cluster: %w", err)
-	}
-	defer client.Close()
-	admin := kadm.NewClient(client)
 	want := len(c.state.Brokers)
 	lastErr := errors.New("no answer yet")
 	for {
 		if err := c.checkProcesses(); err != nil {
 			return err
 		}
-		if err := tryReady(ctx, admin, want); err == nil {
+		if err := c.tryReady(ctx, want); err == nil {
 			fmt.Fprintf(log, "cluster ready: %d broker(s) at %s\n", want, c.Bootstrap())
 			return nil
 		} else {
@@ -50,7 +44,15 @@ func (c *Cluster) waitReady(ctx context.Context, log io.Writer) error {
 	}
 }
 
-func tryReady(ctx context.Context, admin *kadm.Client, want int) error {
+// tryReady checks readiness with a new client each time: a client that connected while the
+// brokers were still registering was seen to keep getting a partial broker list.
+func (c *Cluster) tryReady(ctx context.Context, want int) error {
+	client, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(c.Bootstrap(), ",")...))
+	if err != nil {
+		return fmt.Errorf("connect to embedded cluster: %w", err)
+	}
+	defer client.Close()
+	admin := kadm.NewClient(client)
 	reqCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	meta, err := admin.BrokerMetadata(reqCtx)

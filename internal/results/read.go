@@ -96,6 +96,9 @@ func ListScenarios(dir string) ([]string, error) {
 // Temporary files of an interrupted write are ignored.
 func ListRepeats(dir, id string) ([]int, error) {
 	entries, err := os.ReadDir(filepath.Join(dir, ScenariosDir, id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no repeat of this scenario has finished yet
+	}
 	if err != nil {
 		return nil, fmt.Errorf("unable to list repeats of scenario %s: %w", id, err)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // validID is the shape of a scenario ID: it becomes a directory name.
-var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._=,+-]*$`)
 
 // DirName returns the name of a run directory for study started at t: "<date>-<study>", for
 // example "2026-01-02-quick".

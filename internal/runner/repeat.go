@@ -35,7 +35,6 @@ type runner struct {
 }
 
 func (r *runner) runAll(ctx context.Context, out *Outcome) error {
-	r.topics.created = map[string]bool{}
 	r.progress = newProgress(r.opts.Progress, r.opts.Terminal, r.plan)
 	for i, sc := range r.plan.Scenarios {
 		done, err := results.ListRepeats(r.dir, sc.ID)

@@ -81,7 +81,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		return out, err
 	}
 
-	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir)}
+	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir), topics: topics{created: map[string]bool{}}}
 	defer r.cleanup()
 	if target.fresh {
 		if err := r.warmCluster(ctx); err != nil {
@@ -145,4 +145,3 @@ func finish(dir string, run *results.Run, err error) error {
 func topicPrefix(dir string) string {
 	return "kbench-" + sanitizeTopic(filepath.Base(dir))
 }
-

@@ -24,7 +24,7 @@ func (r *runner) warmCluster(ctx context.Context) error {
 	defer r.deleteTopic(topic)
 	_, err := load.Produce(ctx, load.ProducerConfig{Bootstrap: r.target.bootstrap, Topic: topic,
 		Properties: r.clientProps(map[string]string{"acks": "all", "linger.ms": "5"}),
-		Producers: 1, RecordSize: 1024, Duration: clusterWarmup, Keys: load.KeysNone}, nil)
+		Producers:  1, RecordSize: 1024, Duration: clusterWarmup, Keys: load.KeysNone}, nil)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}

@@ -20,9 +20,10 @@ test: build
 test-short:
 	$(GO) test -short -count=1 ./...
 
+# The quick study starts its own embedded 3-broker cluster, runs four scenarios, stops the
+# cluster and writes the report into runs/<date>-quick/.
 demo: build
-	$(BIN) cluster up --brokers 3
-	$(BIN) cluster status
+	$(BIN) run quick
 
 # bench: kbench produce against Kafka's ProducerPerformance on an embedded cluster (records/s
 # and client CPU per record, >= 3 pairs, medians), then the Go benchmarks.

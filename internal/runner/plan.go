@@ -37,11 +37,14 @@ func newRun(plan *study.Plan, version string) *results.Run {
 }
 
 // referenceFigures flattens a source's figures: a metric with one value keeps its name; one
-// with a value per broker (broker_cpu_percent) becomes NAME_b1, NAME_b2, ... and NAME (the
-// mean), so the report can show the source's per-broker column beside ours.
+// with a value per broker (broker_cpu_percent, stored as broker_cpu_pct) becomes NAME_b1,
+// NAME_b2, ... and NAME (the mean), so the report can show the source's per-broker column beside ours.
 func referenceFigures(figs study.Figures) map[string]float64 {
 	out := map[string]float64{}
 	for metric, values := range figs {
+		if metric == study.BrokerCPUPercent {
+			metric = reportBrokerCPUPercent
+		}
 		switch len(values) {
 		case 0:
 		case 1:
@@ -57,6 +60,9 @@ func referenceFigures(figs study.Figures) map[string]float64 {
 	}
 	return out
 }
+
+// reportBrokerCPUPercent is the report's name for a broker's CPU as % of its allotment.
+const reportBrokerCPUPercent = "broker_cpu_pct"
 
 // orderedParams lists a scenario's swept values in the study's parameter order.
 func orderedParams(plan *study.Plan, sc study.Scenario) []results.Param {

@@ -38,7 +38,7 @@ func newRun(plan *study.Plan, version string) *results.Run {
 
 // referenceFigures flattens a source's figures: a metric with one value keeps its name; one
 // with a value per broker (broker_cpu_percent, stored as broker_cpu_pct) becomes NAME_b1,
-// NAME_b2, ... and NAME (the mean), so the report can show the source's per-broker column beside ours.
+// NAME_b2, ... and NAME (the busiest broker, as the report's own figure is), so the report can show the source's per-broker column beside ours.
 func referenceFigures(figs study.Figures) map[string]float64 {
 	out := map[string]float64{}
 	for metric, values := range figs {
@@ -50,12 +50,12 @@ func referenceFigures(figs study.Figures) map[string]float64 {
 		case 1:
 			out[metric] = values[0]
 		default:
-			sum := 0.0
+			busiest := values[0]
 			for i, v := range values {
 				out[fmt.Sprintf("%s_b%d", metric, i+1)] = v
-				sum += v
+				busiest = max(busiest, v)
 			}
-			out[metric] = sum / float64(len(values))
+			out[metric] = busiest
 		}
 	}
 	return out

@@ -363,7 +363,11 @@ func cpuChart(r Row) (Chart, error) {
 	series := map[string]plotter.XYs{}
 	var order []string
 	for _, s := range rep.Brokers {
-		v, ok := s.Fields[results.FieldCPUPct]
+		field := results.FieldCPUPct
+		if s.Broker == results.HostSeries {
+			field = results.FieldHostCPUPct
+		}
+		v, ok := s.Fields[field]
 		if !ok {
 			continue
 		}

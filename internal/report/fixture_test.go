@@ -136,7 +136,7 @@ func (f fixture) repeat(rng *rand.Rand, id string, n, batch, replicas int, start
 				Fields: map[string]float64{results.FieldCPUPct: v, results.FieldCPUCores: v / 100}})
 		}
 		series = append(series, results.SeriesRow{T: float64(s), Broker: results.HostSeries,
-			Fields: map[string]float64{results.FieldCPUPct: cpuPct * 0.5}})
+			Fields: map[string]float64{results.FieldHostCPUPct: cpuPct * 0.5}})
 	}
 	clientCPU := 0.2 * elapsed * (1 + 0.1*rng.Float64())
 	return results.Repeat{

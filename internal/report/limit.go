@@ -35,8 +35,8 @@ func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
 		return s.Median, s.N > 0
 	}
 	brokerPct, hasBroker := med(brokerPctMax)
-	hostPct, hasHost := med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldCPUPct) })
-	disk, hasDisk := med(func(r results.Repeat) (float64, bool) { return maxBrokerField(r, results.FieldDiskBusyPct) })
+	hostPct, hasHost := med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostCPUPct) })
+	disk, hasDisk := med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostDiskBusyPct) })
 	clientCores := row.ClientCores.Median
 
 	var ev []string

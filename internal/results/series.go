@@ -3,31 +3,35 @@ package results
 import (
 	"math"
 	"sort"
+
+	"github.com/kbench/kbench/internal/metrics"
 )
 
 // HostSeries is the Broker value of rows that describe the whole host rather than a broker.
 const HostSeries = "host"
 
-// Field names used in SeriesRow.Fields. Samplers may add others; the report uses these.
+// Field names used in SeriesRow.Fields: the sampler's own names (internal/metrics, where
+// each is documented), so a run directory holds exactly what was sampled. The report uses
+// these.
 const (
 	// FieldCPUCores is CPU time used per second of wall time (1.0 = one core busy).
-	FieldCPUCores = "cpu_cores"
-	// FieldCPUPct is FieldCPUCores as a percentage of the allotment (the broker's CPU quota,
-	// or all cores of the host); this is what a monitoring console shows.
-	FieldCPUPct = "cpu_pct"
-	// FieldDiskWriteBps and FieldDiskReadBps are bytes per second written to and read from
-	// storage (proc(5) /proc/<pid>/io write_bytes, read_bytes).
-	FieldDiskWriteBps = "disk_write_bps"
-	FieldDiskReadBps  = "disk_read_bps"
-	// FieldDiskBusyPct is the share of time the data disk was busy (diskstats io_ticks).
-	FieldDiskBusyPct = "disk_busy_pct"
-	// FieldNetInBps and FieldNetOutBps are network bytes per second received and sent.
-	FieldNetInBps  = "net_in_bps"
-	FieldNetOutBps = "net_out_bps"
-	// FieldRSSBytes is the resident set size.
-	FieldRSSBytes = "rss_bytes"
+	FieldCPUCores = metrics.FieldCPUCores
+	// FieldCPUPct is FieldCPUCores as a percentage of the broker's CPU allotment; this is
+	// what a monitoring console shows.
+	FieldCPUPct = metrics.FieldCPUPercent
+	// FieldDiskWriteBps and FieldDiskReadBps are a broker's bytes per second written to and
+	// read from storage (proc(5) /proc/<pid>/io write_bytes, read_bytes).
+	FieldDiskWriteBps = metrics.FieldDiskWriteBytesSec
+	FieldDiskReadBps  = metrics.FieldDiskReadBytesSec
+	// FieldRSSBytes is a broker's resident set size.
+	FieldRSSBytes = metrics.FieldRSSBytes
 	// FieldUnderReplicated is the broker's under-replicated partition count.
-	FieldUnderReplicated = "under_replicated"
+	FieldUnderReplicated = metrics.FieldUnderReplicated
+	// FieldHostCPUPct is the share of all host cores that were busy (host rows).
+	FieldHostCPUPct = metrics.FieldHostCPUBusyPct
+	// FieldHostDiskBusyPct is the share of time the busiest disk was busy (host rows,
+	// diskstats io_ticks).
+	FieldHostDiskBusyPct = metrics.FieldHostDiskUtilPct
 )
 
 // SeriesRow is one sample of one broker (or of the host) at T seconds since the measured

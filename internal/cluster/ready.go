@@ -22,16 +22,14 @@ func (c *Cluster) waitReady(ctx context.Context, log io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	want := len(c.state.Brokers)
-	lastErr := errors.New("no answer yet")
 	for {
 		if err := c.checkProcesses(); err != nil {
 			return err
 		}
-		if err := c.tryReady(ctx, want); err == nil {
+		lastErr := c.tryReady(ctx, want)
+		if lastErr == nil {
 			fmt.Fprintf(log, "cluster ready: %d broker(s) at %s\n", want, c.Bootstrap())
 			return nil
-		} else {
-			lastErr = err
 		}
 		select {
 		case <-ctx.Done():

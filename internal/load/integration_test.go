@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"syscall"
@@ -176,6 +175,6 @@ func TestRealOverCapacity(t *testing.T) {
 		t.Errorf("due-time p99 %d us <= send-time p99 %d us", res.Total.DueLatency.P99Us, res.Total.SendLatency.P99Us)
 	}
 	for i, tk := range ticks {
-		t.Log(fmt.Sprintf("tick %d: due p50 %d us, send p50 %d us, %d acked", i, tk.DueLatency.P50Us, tk.SendLatency.P50Us, tk.Acked))
+		t.Logf("tick %d: due p50 %d us, send p50 %d us, %d acked", i, tk.DueLatency.P50Us, tk.SendLatency.P50Us, tk.Acked)
 	}
 }

@@ -138,18 +138,6 @@ func hostField(r results.Repeat, field string) (float64, bool) {
 	return 0, false
 }
 
-// maxBrokerField is the largest per-broker mean of field.
-func maxBrokerField(r results.Repeat, field string) (float64, bool) {
-	var m float64
-	var ok bool
-	for _, b := range r.BrokerSummary {
-		if st, has := b.Fields[field]; has {
-			m, ok = max(m, st.Mean), true
-		}
-	}
-	return m, ok
-}
-
 func statOfMetric(reps []results.Repeat, name string) Stat {
 	var vs []float64
 	for _, r := range reps {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
 )
 
 func newConsumeCommand() *cobra.Command {
@@ -30,6 +31,7 @@ func newConsumeCommand() *cobra.Command {
 		jsonOut      bool
 		printMetrics bool
 		threads      int
+		bm           brokerMetricsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "consume",
@@ -41,12 +43,16 @@ their send time (a kbench-ts header), and kbench consume reports end-to-end late
 in microseconds (other records: from their create timestamp, in milliseconds); the latency
 line follows the summary, and --json holds the whole result with the histogram.
 
+` + brokerMetricsHelp + `
+
 Examples:
   kbench consume --bootstrap-server 127.0.0.1:9092 --topic t --messages 1000000
   kbench consume --bootstrap-server 127.0.0.1:9092 --include 'bench-.*' --num-records 500000 \
       --consumers 3 --show-detailed-stats --reporting-interval 1000
   kbench consume --bootstrap-server 127.0.0.1:9093 --topic t --messages 1000 \
-      --command-config client.properties --json`,
+      --command-config client.properties --json
+  # the cluster of kbench cluster up: its plain listener, and one line per broker
+  kbench consume --topic t --messages 500000`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -82,6 +88,11 @@ Examples:
 			}
 			cfg.Timeout = time.Duration(timeoutMs) * time.Millisecond
 			cfg.TickInterval = time.Duration(interval) * time.Millisecond
+			brokers, err := bm.setup(cmd, &cfg.Bootstrap, props, errOut)
+			if err != nil {
+				return err
+			}
+			defer brokers.close()
 
 			lines := out
 			if jsonOut {
@@ -91,6 +102,7 @@ Examples:
 				fmt.Fprintln(lines, consumerHeader(detailed))
 			}
 			start := time.Now()
+			brokers.start(cmd.Context())
 			res, err := load.Consume(cmd.Context(), cfg, func(t load.ConsumeTick) {
 				if detailed {
 					fmt.Fprintln(lines, consumerDetailLine(t, start, dateFormat))
@@ -105,7 +117,9 @@ Examples:
 			if res.TimedOut && cfg.Records > 0 && res.Records < cfg.Records {
 				fmt.Fprintf(lines, "WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.\n", timeoutMs)
 			}
-			printConsumeResult(out, res, dateFormat, detailed, jsonOut, printMetrics)
+			from, to := consumeWindow(res, cfg.Timeout)
+			brokerSummary := brokers.stop(from, to, errOut)
+			printConsumeResult(out, res, brokerSummary, dateFormat, detailed, jsonOut, printMetrics)
 			return nil
 		},
 	}
@@ -133,14 +147,21 @@ Examples:
 	f.IntVar(&threads, "threads", 0, "alias of --consumers (removed from Kafka's tool; accepted for old scripts)")
 	f.DurationVar(&cfg.Duration, "duration", 0, "run for at most this long")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (rows go to stderr)")
+	bm.register(f)
 	return cmd
 }
 
-func printConsumeResult(w io.Writer, r *load.ConsumeResult, dateFormat string, detailed, jsonOut, printMetrics bool) {
+// consumeJSON is the --json output: the result, and the brokers' figures when measured.
+type consumeJSON struct {
+	*load.ConsumeResult
+	BrokerMetrics *metrics.Summary `json:"broker_metrics,omitempty"`
+}
+
+func printConsumeResult(w io.Writer, r *load.ConsumeResult, brokers *metrics.Summary, dateFormat string, detailed, jsonOut, printMetrics bool) {
 	if jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(r)
+		_ = enc.Encode(consumeJSON{r, brokers})
 		return
 	}
 	if !detailed {
@@ -151,6 +172,7 @@ func printConsumeResult(w io.Writer, r *load.ConsumeResult, dateFormat string, d
 	}
 	fmt.Fprintf(w, "%.2f s client CPU (%.2f user, %.2f system), %.2f CPU-s per million records.\n",
 		r.CPU.Seconds, r.CPU.UserSeconds, r.CPU.SystemSeconds, r.CPU.SecondsPerMillion)
+	printBrokerLines(w, brokers)
 	if printMetrics {
 		m := map[string]string{
 			"kbench:records-consumed":           fmt.Sprint(r.Records),

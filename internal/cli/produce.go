@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
 )
 
 // clientPropertyFlags are the ways both perf tools take client properties, in the Kafka 4.1
@@ -67,6 +68,7 @@ func newProduceCommand() *cobra.Command {
 		jsonOut        bool
 		printMetrics   bool
 		reportInterval int64
+		bm             brokerMetricsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "produce",
@@ -89,13 +91,20 @@ with --producer.config/--command-config) and default to the Java client's values
 4.1 (acks=all, enable.idempotence=true, batch.size=16384, linger.ms=5, buffer.memory=32 MiB,
 compression.type=none), not franz-go's. A value may contain '=' (only the first separates).
 
+` + brokerMetricsHelp + `
+
 Examples:
   kbench produce --topic t --num-records 1000000 --record-size 1024 --throughput -1 \
       --producer-props bootstrap.servers=127.0.0.1:9092 acks=1 linger.ms=0
   kbench produce --bootstrap-server 127.0.0.1:9092 --topic t --record-size 100 \
       --throughput 50000 --duration 60s --producers 4 -X compression.type=lz4 --json
   kbench produce --bootstrap-server 127.0.0.1:9093 --topic t --num-records 1000 --record-size 10 \
-      --throughput -1 --command-config client.properties`,
+      --throughput -1 --command-config client.properties
+  # the cluster of kbench cluster up: its plain listener, and one line per broker
+  kbench produce --topic t --num-records 500000 --record-size 1024 --throughput 20000
+  # another cluster: the brokers' JMX exporter endpoints
+  kbench produce --bootstrap-server kafka-1:9092 --topic t --record-size 1024 --throughput -1 \
+      --duration 60s --metrics-url http://kafka-1:7071/metrics --metrics-url http://kafka-2:7071/metrics`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -130,6 +139,11 @@ Examples:
 			if cfg.Records == 0 && cfg.Duration == 0 {
 				return errors.New("--num-records or --duration is required")
 			}
+			brokers, err := bm.setup(cmd, &cfg.Bootstrap, props, errOut)
+			if err != nil {
+				return err
+			}
+			defer brokers.close()
 			if cfg.WarmupRecords > 0 && !jsonOut {
 				fmt.Fprintf(out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", cfg.WarmupRecords)
 			}
@@ -138,6 +152,8 @@ Examples:
 				lines = errOut // progress stays visible; stdout holds only the JSON
 			}
 			steadyAnnounced := false
+			brokers.start(cmd.Context())
+			start := time.Now()
 			res, err := load.Produce(cmd.Context(), cfg, func(t load.Tick) {
 				if t.Acked+t.Failed == 0 {
 					return
@@ -149,10 +165,12 @@ Examples:
 				fmt.Fprintln(lines, producerWindowLine(t))
 			})
 			if res != nil {
+				from, to := produceWindow(start, res)
+				brokerSummary := brokers.stop(from, to, errOut)
 				for _, w := range res.Warnings {
 					fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
 				}
-				printProduceResult(out, res, jsonOut, printMetrics)
+				printProduceResult(out, res, brokerSummary, jsonOut, printMetrics)
 			}
 			if err != nil {
 				return err
@@ -189,14 +207,21 @@ Examples:
 	f.BoolVar(&cfg.TimestampHeader, "timestamp-header", true, "add a kbench-ts header so kbench consume measures end-to-end latency in microseconds")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (progress lines go to stderr)")
 	f.Int64Var(&reportInterval, "reporting-interval", 5000, "ms between window lines")
+	bm.register(f)
 	return cmd
 }
 
-func printProduceResult(w io.Writer, r *load.ProduceResult, jsonOut, printMetrics bool) {
+// produceJSON is the --json output: the result, and the brokers' figures when measured.
+type produceJSON struct {
+	*load.ProduceResult
+	BrokerMetrics *metrics.Summary `json:"broker_metrics,omitempty"`
+}
+
+func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Summary, jsonOut, printMetrics bool) {
 	if jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(r)
+		_ = enc.Encode(produceJSON{r, brokers})
 		return
 	}
 	fmt.Fprintln(w, producerTotalLine(r.Total, false))
@@ -204,6 +229,7 @@ func printProduceResult(w io.Writer, r *load.ProduceResult, jsonOut, printMetric
 		fmt.Fprintln(w, producerTotalLine(*r.Steady, true))
 	}
 	fmt.Fprintln(w, producerCostLine(r))
+	printBrokerLines(w, brokers)
 	if printMetrics {
 		printMetricTable(w, produceMetrics(r))
 	}

@@ -1,0 +1,291 @@
+// --broker-metrics of kbench produce and kbench consume: what the brokers paid for the run.
+
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+)
+
+// brokerSampleInterval is the broker sampler's period: the DESIGN's one second, so the
+// figures compare with those of kbench run.
+const brokerSampleInterval = time.Second
+
+// brokerMetricsFlags are the flags produce and consume share for the brokers' side of a run.
+type brokerMetricsFlags struct {
+	on         bool     // --broker-metrics
+	urls       []string // --metrics-url, [ID=]URL
+	clusterDir string   // --cluster-dir
+}
+
+func (f *brokerMetricsFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.on, "broker-metrics", false,
+		"after the summary, one line per broker: CPU, disk, network, RSS (default: on when the bootstrap servers are a running embedded cluster's)")
+	fs.StringArrayVar(&f.urls, "metrics-url", nil,
+		"a broker's Prometheus metrics URL, [ID=]URL, once per broker (IDs default to 1, 2, ... in order); turns --broker-metrics on")
+	fs.StringVar(&f.clusterDir, "cluster-dir", "", "directory of the embedded cluster (default: that of `kbench cluster up`)")
+}
+
+// brokerMetricsHelp is the paragraph both verbs' help gives the flags above.
+const brokerMetricsHelp = `--broker-metrics adds one line per broker after the summary: its CPU (cores, mean and max,
+and % of its allotment), disk write and read, network in and out (replication named apart)
+and RSS, averaged over the measured window (after warm-up), sampled every second. It is on
+by default when the bootstrap servers belong to a running embedded cluster (the one of
+` + "`kbench cluster up`" + `, or --cluster-dir), whose brokers are read through /proc and their
+metrics endpoints. For any other cluster give --metrics-url once per broker (the Prometheus
+JMX exporter's endpoint); CPU and RSS then come from the exporter's process metrics. Without
+bootstrap servers, a running embedded cluster's plain listener is used. --json holds the
+figures under "broker_metrics".`
+
+// brokerSampling is a configured broker sampler and the window it is to report.
+type brokerSampling struct {
+	sampler  *metrics.Sampler
+	interval time.Duration
+	started  bool
+}
+
+// setup finds the cluster the run targets and returns the sampler to run, or nil when broker
+// metrics are off. When no bootstrap servers were given (neither *bootstrap nor
+// bootstrap.servers in props) and an embedded cluster is running, it sets *bootstrap to that
+// cluster's plain listener and says so on log.
+func (f *brokerMetricsFlags) setup(cmd *cobra.Command, bootstrap *string, props map[string]string, log io.Writer) (*brokerSampling, error) {
+	explicit := cmd.Flags().Changed("broker-metrics")
+	given := *bootstrap
+	if given == "" {
+		given = props["bootstrap.servers"]
+	}
+	dir, dirGiven := f.clusterDir, f.clusterDir != ""
+	if !dirGiven {
+		dir, _ = cluster.DefaultDir() // no cache directory: no embedded cluster either
+	}
+
+	// The embedded cluster is looked for when it may supply the bootstrap servers or the
+	// brokers to sample.
+	var c *cluster.Cluster
+	wantCluster := given == "" || (len(f.urls) == 0 && (!explicit || f.on))
+	if dir != "" && wantCluster {
+		var err error
+		c, err = runningCluster(dir)
+		if err != nil && dirGiven {
+			return nil, err
+		}
+	}
+
+	matched := false
+	switch {
+	case c != nil && given == "":
+		*bootstrap = c.Bootstrap()
+		matched = true
+		fmt.Fprintf(log, "kbench: no bootstrap servers given: using the embedded cluster in %s (%s)\n", dir, *bootstrap)
+	case c != nil:
+		matched = sameCluster(given, c)
+	}
+
+	on := len(f.urls) > 0 || matched
+	if explicit {
+		on = f.on
+	}
+	if !on {
+		return nil, nil
+	}
+	cfg := metrics.SamplerConfig{Interval: brokerSampleInterval}
+	switch {
+	case len(f.urls) > 0:
+		// Another machine's brokers: this machine's /proc says nothing about them.
+		targets, err := parseMetricsURLs(f.urls)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Brokers = targets
+	case matched:
+		cfg.Proc = os.DirFS("/proc")
+		alive := c.Alive()
+		for _, b := range c.Brokers() {
+			if alive[b.ID] {
+				cfg.Brokers = append(cfg.Brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
+			}
+		}
+	case c != nil:
+		return nil, fmt.Errorf("--broker-metrics: the bootstrap servers %s are not the embedded cluster's in %s (%s); give --metrics-url once per broker",
+			given, dir, c.Bootstrap())
+	default:
+		return nil, fmt.Errorf("--broker-metrics needs a running embedded cluster (none in %s; see --cluster-dir) or --metrics-url once per broker", dir)
+	}
+	s, err := metrics.NewSampler(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &brokerSampling{sampler: s, interval: cfg.Interval}, nil
+}
+
+// runningCluster opens the embedded cluster recorded in dir and returns it when at least one
+// of its brokers runs.
+func runningCluster(dir string) (*cluster.Cluster, error) {
+	c, err := cluster.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, alive := range c.Alive() {
+		if alive {
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("the kbench cluster in %s is not running (start it with `kbench cluster up`)", dir)
+}
+
+// sameCluster reports whether any of the comma-separated bootstrap servers is one of c's
+// listeners.
+func sameCluster(bootstrap string, c *cluster.Cluster) bool {
+	ours := map[string]bool{}
+	for _, e := range c.Endpoints() {
+		for _, a := range strings.Split(e.Bootstrap, ",") {
+			ours[normalizeAddr(a)] = true
+		}
+	}
+	for _, a := range strings.Split(bootstrap, ",") {
+		if a = normalizeAddr(a); a != "" && ours[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeAddr reduces a bootstrap address to host:port, with the names of this machine's
+// loopback (the embedded cluster listens on 127.0.0.1) spelled one way.
+func normalizeAddr(a string) string {
+	a = strings.TrimSpace(a)
+	if _, rest, ok := strings.Cut(a, "://"); ok {
+		a = rest // a listener spelled PLAINTEXT://host:port
+	}
+	host, port, err := net.SplitHostPort(a)
+	if err != nil {
+		return a
+	}
+	switch strings.ToLower(host) {
+	case "", "localhost", "127.0.0.1", "::1":
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// parseMetricsURLs turns --metrics-url values into sampler targets. A value is a URL, or
+// ID=URL to give the broker's node id; without one, brokers are numbered 1, 2, ... in order,
+// as kbench run numbers them.
+func parseMetricsURLs(values []string) ([]metrics.BrokerTarget, error) {
+	targets := make([]metrics.BrokerTarget, 0, len(values))
+	for i, v := range values {
+		id, raw := i+1, strings.TrimSpace(v)
+		if before, after, ok := strings.Cut(raw, "="); ok && !strings.Contains(before, "/") {
+			n, err := strconv.Atoi(before)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("--metrics-url %q: %q is not a broker id; want [ID=]http://host:port/metrics", v, before)
+			}
+			id, raw = n, after
+		}
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("--metrics-url %q: want [ID=]http://host:port/metrics", v)
+		}
+		targets = append(targets, metrics.BrokerTarget{ID: id, MetricsURL: raw})
+	}
+	return targets, nil
+}
+
+// start begins sampling; the first row comes one interval later.
+func (b *brokerSampling) start(ctx context.Context) {
+	if b == nil {
+		return
+	}
+	b.started = true
+	b.sampler.Start(ctx)
+}
+
+// close stops sampling, if it still runs (a run that failed).
+func (b *brokerSampling) close() {
+	if b != nil {
+		b.sampler.Stop()
+	}
+}
+
+// stop ends sampling and reduces the rows of the window [from, to] to a summary, or returns
+// nil when the window holds no row. A row covers the interval that ends at its time; it
+// counts when the middle of that interval is inside the window. Notes for the user (a broker
+// that could not be read, a window shorter than a sample) go to log.
+func (b *brokerSampling) stop(from, to time.Time, log io.Writer) *metrics.Summary {
+	if b == nil || !b.started {
+		return nil
+	}
+	series := b.sampler.Stop()
+	for _, bs := range series.Brokers {
+		if bs.Errors > 0 {
+			fmt.Fprintf(log, "kbench: warning: broker %d: %d of its samples failed, the last with: %s\n", bs.ID, bs.Errors, bs.LastError)
+		}
+	}
+	half := b.interval / 2
+	sum := series.Summarize(from.Add(half), to.Add(half))
+	sum.From, sum.To = from, to
+	rows := 0
+	for _, bs := range sum.Brokers {
+		rows += bs.Rows
+	}
+	if rows == 0 {
+		fmt.Fprintf(log, "kbench: broker metrics: the measured window (%.1f s) holds no whole %s sample; run longer for broker figures\n",
+			to.Sub(from).Seconds(), b.interval)
+		return nil
+	}
+	return &sum
+}
+
+// produceWindow is the measured window of a produce run that began at start: from the first
+// steady-state send (the first send without warm-up) to the last acknowledgement.
+func produceWindow(start time.Time, r *load.ProduceResult) (from, to time.Time) {
+	to = start.Add(seconds(r.Total.ElapsedSeconds))
+	from = start
+	if r.Steady != nil {
+		from = to.Add(-seconds(r.Steady.ElapsedSeconds))
+	}
+	return from, to
+}
+
+// consumeWindow is the measured window of a consume run: from its start to its last record;
+// a run that ended by timeout spent the timeout waiting for nothing.
+func consumeWindow(r *load.ConsumeResult, timeout time.Duration) (from, to time.Time) {
+	if timeout <= 0 {
+		timeout = load.DefaultConsumeTimeout // what load.Consume uses for 0
+	}
+	from, to = r.Start, r.End
+	if r.TimedOut {
+		to = to.Add(-timeout)
+	}
+	if to.Before(from) {
+		to = from
+	}
+	return from, to
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// printBrokerLines prints one line per broker. They begin "broker N:", which no expression
+// that parses Kafka's perf tool lines matches.
+func printBrokerLines(w io.Writer, s *metrics.Summary) {
+	if s == nil {
+		return
+	}
+	for _, l := range metrics.FormatBrokerLines(*s) {
+		fmt.Fprintln(w, l)
+	}
+}

@@ -102,6 +102,9 @@ func (s Scenario) describeLoad() string {
 		if p.Rate > 0 {
 			d += fmt.Sprintf(", %d/s", p.Rate)
 		}
+		if p.Throttle > 0 {
+			d += fmt.Sprintf(", at most %d/s", p.Throttle)
+		}
 		d += ", " + amount(p.Records, p.Duration)
 		if len(p.Properties) > 0 {
 			d += ", " + kv(p.Properties)

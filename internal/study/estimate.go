@@ -41,7 +41,7 @@ func (p *Plan) scenarioDuration(s Scenario) time.Duration {
 func (s Scenario) MeasuredDuration() time.Duration {
 	var d time.Duration
 	if s.Producers.Count > 0 {
-		d = loadDuration(s.Producers.Records, s.Producers.Duration, s.Producers.Rate, s.Producers.RecordSize)
+		d = loadDuration(s.Producers.Records, s.Producers.Duration, s.Producers.PacedRate(), s.Producers.RecordSize)
 	}
 	if s.Consumers.Count > 0 {
 		c := loadDuration(s.Consumers.Records, s.Consumers.Duration, 0, s.Producers.RecordSize)

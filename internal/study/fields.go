@@ -20,6 +20,7 @@ var scalarFields = []string{
 	"producers.record_size",
 	"producers.keys",
 	"producers.rate",
+	"producers.throttle",
 	"producers.records",
 	"producers.duration",
 	"consumers.count",
@@ -138,6 +139,8 @@ func (s *Scenario) setField(path, value string) error {
 		s.Producers.Keys = value
 	case "producers.rate":
 		s.Producers.Rate, err = parseCount(value, 0)
+	case "producers.throttle":
+		s.Producers.Throttle, err = parseCount(value, 0)
 	case "producers.records":
 		s.Producers.Records, err = parseRecords(value)
 		s.Producers.Duration = 0

@@ -21,6 +21,7 @@ var Shorthands = map[string]string{
 	"record_size": "producers.record_size",
 	"producers":   "producers.count",
 	"rate":        "producers.rate",
+	"throttle":    "producers.throttle",
 	"records":     "producers.records",
 	"consumers":   "consumers.count",
 	"listener":    "listener",

@@ -122,8 +122,13 @@ type Producers struct {
 	RecordSize int
 	// Keys is "none" (null keys, the default) or "random".
 	Keys string
-	// Rate is the total target in records per second over all producers; 0 is unlimited.
+	// Rate is the total target in records per second over all producers; 0 is unlimited. A
+	// repeat that falls short of it is invalid: use it to measure latency at a given load.
 	Rate int
+	// Throttle caps the total records per second, as kafka-producer-perf-test's --throughput
+	// does; falling short of it is a result, not a failure. At most one of Rate and Throttle
+	// is set.
+	Throttle int
 	// Records is the total number of records to send over all producers; 0 when Duration
 	// is used instead.
 	Records int64
@@ -173,6 +178,14 @@ func ReferenceMetrics() []string {
 // BrokerCPUPercent is the reference metric for per-broker CPU utilisation in percent, as
 // cloud consoles show it.
 const BrokerCPUPercent = "broker_cpu_percent"
+
+// PacedRate is the rate the producers are paced at: Rate or Throttle, 0 when unlimited.
+func (p Producers) PacedRate() int {
+	if p.Rate > 0 {
+		return p.Rate
+	}
+	return p.Throttle
+}
 
 // Kind reports which clients the scenario runs: "produce", "consume" or
 // "produce+consume".

@@ -51,6 +51,9 @@ func (p *parsed) validate(pt point) error {
 	if s.Producers.Count == 0 && s.Consumers.Records == 0 {
 		return fail("consumers.records", "a scenario with consumers and no producers reads a topic kbench fills first; set consumers.records to say how many records")
 	}
+	if s.Producers.Rate > 0 && s.Producers.Throttle > 0 {
+		return fail("producers.throttle", "give a rate (a target the run must reach) or a throttle (a cap, as --throughput), not both")
+	}
 	if s.Producers.Records > 0 && s.Producers.Records < int64(s.Producers.Count) {
 		return fail("producers.records", "%d records cannot be shared by %d producers", s.Producers.Records, s.Producers.Count)
 	}

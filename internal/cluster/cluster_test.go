@@ -173,3 +173,55 @@ func TestSecondStartInSameDirIsRefused(t *testing.T) {
 		t.Fatalf("running cluster's files touched: %v", err)
 	}
 }
+
+// TestKafkaToolsWithPrintedProperties runs Kafka's own tools against each secure listener
+// with the client properties file the cluster wrote, as a user following `cluster up` would.
+func TestKafkaToolsWithPrintedProperties(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	kafka, err := cluster.Install(ctx, testCluster.KafkaVersion(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sasl", "tls"} {
+		t.Run(name, func(t *testing.T) {
+			e, _ := testCluster.Endpoint(name)
+			topic := "kafka-tools-" + name
+			out, err := kafka.Command(ctx, "org.apache.kafka.tools.TopicCommand", "--bootstrap-server", e.Bootstrap,
+				"--command-config", e.PropertiesFile, "--create", "--topic", topic, "--partitions", "3", "--replication-factor", "3").CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "Created topic "+topic) {
+				t.Fatalf("kafka-topics --create: %v\n%s", err, out)
+			}
+			out, err = kafka.Command(ctx, "org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
+				"--num-records", "2000", "--record-size", "100", "--throughput", "-1",
+				"--producer-props", "bootstrap.servers="+e.Bootstrap, "acks=all",
+				"--producer.config", e.PropertiesFile).CombinedOutput()
+			if err != nil || !regexp.MustCompile(`(?m)^2000 records sent, `).Match(out) {
+				t.Fatalf("ProducerPerformance: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestStopLeavesNothing starts a second, one-broker cluster and checks that Stop ends its
+// process and removes its directory.
+func TestStopLeavesNothing(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	c, err := cluster.Start(context.Background(), cluster.Options{Brokers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := c.Brokers()[0].PID
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+		if stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !strings.Contains(string(stat), ") Z") {
+			t.Errorf("broker process %d still running after Stop", pid)
+		}
+	}
+	if _, err := os.Stat(c.Dir()); !os.IsNotExist(err) {
+		t.Errorf("cluster directory %s still there after Stop: %v", c.Dir(), err)
+	}
+}

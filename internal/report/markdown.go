@@ -131,7 +131,7 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		}
 		rows = nil
 		for _, r := range m.References {
-			rows = append(rows, []string{"`" + r.Scenario + "`", r.Figure, num(r.Source), num(r.Ours), ratioText(r.Ratio)})
+			rows = append(rows, []string{"`" + r.Scenario + "`", r.Figure, num(r.Source), measuredNum(r.Ours, r.Measured), ratioText(r.Ratio)})
 		}
 		if len(rows) > 0 {
 			mdTable(b, []string{"Scenario", "Figure", "Source", "This run", "This run / source"}, rows)

@@ -165,7 +165,9 @@ type ReferenceRow struct {
 	Scenario string  `json:"scenario"`
 	Figure   string  `json:"figure"`
 	Source   float64 `json:"source"`
+	// Ours is our median; Measured is false when no valid repeat gave the figure.
 	Ours     float64 `json:"ours"`
+	Measured bool    `json:"measured"`
 	// Ratio is ours over the source's (0 when either is missing).
 	Ratio float64 `json:"ratio"`
 }

@@ -38,7 +38,7 @@ func references(ref *results.Reference, rows []Row) ([]ReferenceRow, string, []s
 		for _, n := range names {
 			rr := ReferenceRow{Scenario: row.ID, Figure: n, Source: figs[n]}
 			if s := statOfMetric(row.repeatsForPlot, n); s.N > 0 {
-				rr.Ours = s.Median
+				rr.Ours, rr.Measured = s.Median, true
 				if rr.Source != 0 {
 					rr.Ratio = rr.Ours / rr.Source
 				}

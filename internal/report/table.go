@@ -93,6 +93,20 @@ func metric(r results.Repeat, name string) (float64, bool) {
 	case "client_cpu_per_million":
 		return s.ClientCPUPerMillion, s.RecordsAcked > 0
 	}
+	if id, ok := strings.CutPrefix(name, "broker_cpu_pct_b"); ok {
+		return brokerField(r, id, results.FieldCPUPct)
+	}
+	return 0, false
+}
+
+// brokerField is the mean of one broker's field, the broker named by its ID.
+func brokerField(r results.Repeat, broker, field string) (float64, bool) {
+	for _, b := range r.BrokerSummary {
+		if b.Broker == broker {
+			st, ok := b.Fields[field]
+			return st.Mean, ok
+		}
+	}
 	return 0, false
 }
 

@@ -70,3 +70,11 @@ func ratioText(r float64) string {
 	}
 	return fmt.Sprintf("x%.2f", r)
 }
+
+// measuredNum is num(v), or "-" when nothing was measured.
+func measuredNum(v float64, measured bool) string {
+	if !measured {
+		return "-"
+	}
+	return num(v)
+}

@@ -37,7 +37,7 @@ func (f *brokerMetricsFlags) register(fs *pflag.FlagSet) {
 		"after the summary, one line per broker: CPU, disk, network, RSS (default: on when the bootstrap servers are a running embedded cluster's)")
 	fs.StringArrayVar(&f.urls, "metrics-url", nil,
 		"a broker's Prometheus metrics URL, [ID=]URL, once per broker (IDs default to 1, 2, ... in order); turns --broker-metrics on")
-	fs.StringVar(&f.clusterDir, "cluster-dir", "", "directory of the embedded cluster (default: that of `kbench cluster up`)")
+	fs.StringVar(&f.clusterDir, "cluster-dir", "", "`DIR` of the embedded cluster whose brokers to sample (default: that of kbench cluster up)")
 }
 
 // brokerMetricsHelp is the paragraph both verbs' help gives the flags above.
@@ -55,7 +55,7 @@ figures under "broker_metrics".`
 type brokerSampling struct {
 	sampler  *metrics.Sampler
 	interval time.Duration
-	started  bool
+	ctx      context.Context // the run's; nil until started
 }
 
 // setup finds the cluster the run targets and returns the sampler to run, or nil when broker
@@ -210,7 +210,7 @@ func (b *brokerSampling) start(ctx context.Context) {
 	if b == nil {
 		return
 	}
-	b.started = true
+	b.ctx = ctx
 	b.sampler.Start(ctx)
 }
 
@@ -221,13 +221,20 @@ func (b *brokerSampling) close() {
 	}
 }
 
-// stop ends sampling and reduces the rows of the window [from, to] to a summary, or returns
-// nil when the window holds no row. A row covers the interval that ends at its time; it
-// counts when the middle of that interval is inside the window. Notes for the user (a broker
-// that could not be read, a window shorter than a sample) go to log.
+// stop waits for the row that covers the end of the window [from, to], ends sampling and
+// reduces the rows to a summary, or returns nil when the window holds no row. A row covers
+// the interval that ends at its time and counts when that interval overlaps the window: the
+// end of a run is in the row after it, and a run shorter than a sample still gets one. Notes
+// for the user (a broker that could not be read, no row at all) go to log.
 func (b *brokerSampling) stop(from, to time.Time, log io.Writer) *metrics.Summary {
-	if b == nil || !b.started {
+	if b == nil || b.ctx == nil {
 		return nil
+	}
+	// The sampler records a row a whole interval after the one before; a slow scrape may add
+	// its timeout. A run cut short (Ctrl-C) does not wait.
+	deadline := to.Add(2 * b.interval)
+	for b.ctx.Err() == nil && time.Now().Before(deadline) && !rowsReach(b.sampler.Snapshot(), to) {
+		time.Sleep(b.interval / 20)
 	}
 	series := b.sampler.Stop()
 	for _, bs := range series.Brokers {
@@ -235,19 +242,28 @@ func (b *brokerSampling) stop(from, to time.Time, log io.Writer) *metrics.Summar
 			fmt.Fprintf(log, "kbench: warning: broker %d: %d of its samples failed, the last with: %s\n", bs.ID, bs.Errors, bs.LastError)
 		}
 	}
-	half := b.interval / 2
-	sum := series.Summarize(from.Add(half), to.Add(half))
+	// Rows at exactly from or to+interval only touch the window; a nanosecond keeps them out.
+	sum := series.Summarize(from.Add(time.Nanosecond), to.Add(b.interval-time.Nanosecond))
 	sum.From, sum.To = from, to
 	rows := 0
 	for _, bs := range sum.Brokers {
 		rows += bs.Rows
 	}
 	if rows == 0 {
-		fmt.Fprintf(log, "kbench: broker metrics: the measured window (%.1f s) holds no whole %s sample; run longer for broker figures\n",
-			to.Sub(from).Seconds(), b.interval)
+		fmt.Fprintf(log, "kbench: broker metrics: no sample of the brokers covers the measured window (%.1f s)\n", to.Sub(from).Seconds())
 		return nil
 	}
 	return &sum
+}
+
+// rowsReach reports whether every broker has a row at or after t.
+func rowsReach(s metrics.Series, t time.Time) bool {
+	for _, b := range s.Brokers {
+		if len(b.Rows) == 0 || b.Rows[len(b.Rows)-1].Time.Before(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // produceWindow is the measured window of a produce run that began at start: from the first

@@ -19,10 +19,6 @@ import (
 // minRateShare is the share of a target rate a repeat must reach to be valid.
 const minRateShare = 0.95
 
-// consumeIdleTimeout ends a consumer once no record came for this long after the producers
-// stopped.
-const consumeIdleTimeout = 5 * time.Second
-
 // runner carries out one run's scenarios on one target.
 type runner struct {
 	opts     Options
@@ -82,14 +78,15 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		rep.Validity = results.Validity{Valid: false, Reasons: []string{err.Error()}}
 		return rep
 	}
-	if err := r.createTopic(ctx, topic, sc.Topic.Partitions, sc.Topic.Replicas, sc.Topic.Configs); err != nil {
-		return invalid(err)
-	}
+	// Deleted even when the creation fails: a cancelled request may still have created it.
 	defer func() {
 		if err := r.deleteTopic(topic); err != nil {
 			fmt.Fprintf(r.opts.Log, "%v\n", err)
 		}
 	}()
+	if err := r.createTopic(ctx, topic, sc.Topic.Partitions, sc.Topic.Replicas, sc.Topic.Configs); err != nil {
+		return invalid(err)
+	}
 	filled := int64(0)
 	if sc.Kind() == "consume" {
 		var err error
@@ -97,7 +94,7 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 			return invalid(err)
 		}
 	}
-	m, err := r.measure(ctx, topic, sc, n)
+	m, err := r.measure(ctx, topic, sc, n, filled)
 	if err != nil {
 		return invalid(err)
 	}
@@ -133,9 +130,19 @@ func (r *runner) rate(sc study.Scenario) float64 {
 	return rate
 }
 
-// clientProps merges the cluster's connection properties under the scenario's own.
-func (r *runner) clientProps(scenario map[string]string) map[string]string {
-	props := maps.Clone(r.target.props)
+// endpoint is the listener a scenario's clients connect to.
+func (r *runner) endpoint(sc study.Scenario) endpoint {
+	e, err := r.target.endpointFor(sc.Listener)
+	if err != nil {
+		// Unreachable: Run checks every scenario's listener before the first repeat.
+		return r.target.endpoint
+	}
+	return e
+}
+
+// clientProps merges a listener's connection properties under the scenario's own.
+func clientProps(e endpoint, scenario map[string]string) map[string]string {
+	props := maps.Clone(e.props)
 	if props == nil {
 		props = map[string]string{}
 	}
@@ -146,8 +153,8 @@ func (r *runner) clientProps(scenario map[string]string) map[string]string {
 // producerConfig is the load of a scenario's producers. With a record count, the warm-up is
 // a share of the records (the load cannot stop at a duration and then count on).
 func (r *runner) producerConfig(topic string, sc study.Scenario, e2e bool) load.ProducerConfig {
-	p := sc.Producers
-	cfg := load.ProducerConfig{Bootstrap: r.target.bootstrap, Topic: topic, Properties: r.clientProps(p.Properties),
+	p, e := sc.Producers, r.endpoint(sc)
+	cfg := load.ProducerConfig{Bootstrap: e.bootstrap, Topic: topic, Properties: clientProps(e, p.Properties),
 		Producers: max(p.Count, 1), RecordSize: p.RecordSize, Records: p.Records, Rate: r.rate(sc),
 		Keys: load.KeyDistribution(p.Keys), TimestampHeader: e2e}
 	warm := r.plan.Warmup
@@ -196,7 +203,9 @@ type measurement struct {
 	consumeOnly bool
 }
 
-func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n int) (*measurement, error) {
+// measure runs the scenario's load on topic, which holds filled records already (a
+// consume-only scenario's), and collects the window's client and broker metrics.
+func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n int, filled int64) (*measurement, error) {
 	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: r.target.brokers, Interval: time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("broker metrics: %w", err)
@@ -226,8 +235,8 @@ func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n
 		close(producing)
 	}
 	if sc.Consumers.Count > 0 {
-		c := sc.Consumers
-		props := r.clientProps(c.Properties)
+		c, e := sc.Consumers, r.endpoint(sc)
+		props := clientProps(e, c.Properties)
 		if c.FetchSize > 0 {
 			props["max.partition.fetch.bytes"] = fmt.Sprint(c.FetchSize)
 		}
@@ -235,16 +244,33 @@ func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n
 		if group == "" {
 			group = fmt.Sprintf("%s-g%d", topic, n)
 		}
-		cfg := load.ConsumerConfig{Bootstrap: r.target.bootstrap, Topics: []string{topic}, Group: group,
-			Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeIdleTimeout}
+		// The consumers' own idle timeout is a safety net only: drain stops them.
+		cfg := load.ConsumerConfig{Bootstrap: e.bootstrap, Topics: []string{topic}, Group: group,
+			Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeJoinTimeout}
+		want := func() int64 { return filled }
 		if !m.consumeOnly {
-			// Read until the producers stop and the topic goes quiet.
+			// Read until the consumers caught up with the producers.
 			cfg.Records, cfg.Duration = 0, 0
+			want = func() int64 {
+				if m.prod == nil {
+					return 0
+				}
+				return m.prod.Total.Acked
+			}
 		}
-		wg.Add(1)
+		cctx, stop := context.WithCancel(ctx)
+		defer stop()
+		d, consumed := &drain{}, make(chan struct{})
+		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			m.cons, m.consErr = load.Consume(ctx, cfg, func(t load.ConsumeTick) {
+			d.watch(ctx, producing, consumed, want, stop)
+		}()
+		go func() {
+			defer wg.Done()
+			defer close(consumed)
+			m.cons, m.consErr = load.Consume(cctx, cfg, func(t load.ConsumeTick) {
+				d.tick(t.TotalRecords)
 				m.window.consumeTick(t)
 				if m.consumeOnly {
 					r.progress.consumeTick(t, sampler)

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"time"
 
+	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -28,6 +30,10 @@ type Options struct {
 	ResumeDir string
 	// External, when set, attaches to a running cluster instead of the study's cluster.
 	External *External
+	// Cluster, when set, is an embedded cluster the caller started (kbench cluster up, a
+	// test): the run uses it, all its listeners included, instead of starting the study's,
+	// and leaves it running.
+	Cluster *cluster.Cluster
 	// MaxRate caps every scenario's target rate (records/s over all producers); 0 is no cap.
 	MaxRate float64
 	// Confirm is asked before loading a cluster that is not on loopback, with the plan as
@@ -65,17 +71,25 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		opts.RunsDir = "runs"
 	}
 	plan := opts.Plan
-	run, dir, err := openRun(opts)
+	// Check a resume before starting a cluster for it, and reach the cluster before
+	// creating a run directory, so a typo in either leaves nothing behind.
+	prev, err := resumedRun(opts.ResumeDir)
+	if err != nil {
+		return nil, err
+	}
+	target, err := connect(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("prepare cluster: %w", err)
+	}
+	defer target.close(opts.Log)
+	if err := target.checkListeners(plan); err != nil {
+		return nil, err
+	}
+	run, dir, err := openRun(opts, prev)
 	if err != nil {
 		return nil, err
 	}
 	out := &Outcome{Dir: dir}
-
-	target, err := connect(ctx, opts)
-	if err != nil {
-		return out, finish(dir, run, fmt.Errorf("prepare cluster: %w", err))
-	}
-	defer target.close(opts.Log)
 	run.Environment = target.environment(opts.Version)
 	if err := results.WriteRun(dir, run); err != nil {
 		return out, err
@@ -95,20 +109,28 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	return out, finish(dir, run, err)
 }
 
-// openRun creates the run directory and its run.json, or reopens one to resume.
-func openRun(opts Options) (*results.Run, string, error) {
+// resumedRun reads the incomplete run in dir; nil when dir is empty (a new run).
+func resumedRun(dir string) (*results.Run, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	rd, err := results.Read(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resume %s: %w", dir, err)
+	}
+	if rd.Run.Status.State == results.Complete {
+		return nil, fmt.Errorf("resume %s: the run is already complete", dir)
+	}
+	return &rd.Run, nil
+}
+
+// openRun creates the run directory and its run.json, or reopens prev's to resume it.
+func openRun(opts Options, prev *results.Run) (*results.Run, string, error) {
 	plan := opts.Plan
-	if opts.ResumeDir != "" {
-		rd, err := results.Read(opts.ResumeDir)
-		if err != nil {
-			return nil, "", fmt.Errorf("resume %s: %w", opts.ResumeDir, err)
-		}
-		if rd.Run.Status.State == results.Complete {
-			return nil, "", fmt.Errorf("resume %s: the run is already complete", opts.ResumeDir)
-		}
-		run := rd.Run
-		run.Status = results.Status{State: results.Incomplete, Reason: "running"}
-		return &run, opts.ResumeDir, nil
+	if prev != nil {
+		prev.Status = results.Status{State: results.Incomplete, Reason: "running"}
+		prev.Finished = time.Time{}
+		return prev, opts.ResumeDir, nil
 	}
 	dir, err := results.Create(opts.RunsDir, time.Now(), plan.Name)
 	if err != nil {
@@ -141,7 +163,10 @@ func finish(dir string, run *results.Run, err error) error {
 	return err
 }
 
-// topicPrefix names every topic this run creates; only topics with it are ever deleted.
+// topicPrefix names every topic this run creates; only topics with it are ever deleted. The
+// run directory's name is only unique on this machine, and only per day and runs directory,
+// so a random tag keeps two runs of a study on one cluster (from two machines, or a resume
+// while the interrupted run's topics are still being deleted) from colliding.
 func topicPrefix(dir string) string {
-	return "kbench-" + sanitizeTopic(filepath.Base(dir))
+	return fmt.Sprintf("kbench-%s-%04x", sanitizeTopic(filepath.Base(dir)), rand.IntN(1<<16))
 }

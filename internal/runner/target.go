@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -16,6 +18,7 @@ import (
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/study"
 )
 
 // External is a running cluster kbench attaches to.
@@ -26,47 +29,58 @@ type External struct {
 	Properties map[string]string
 	// MetricsURLs are the brokers' Prometheus endpoints, if known.
 	MetricsURLs []string
+	// BrokerPIDs are the brokers' processes when they run on this machine (a cluster the
+	// caller started), in the order of MetricsURLs, so their CPU is read from /proc as for
+	// an embedded cluster; empty for a remote cluster.
+	BrokerPIDs []int
+}
+
+// endpoint is how clients reach the cluster through one listener.
+type endpoint struct {
+	bootstrap string
+	props     map[string]string // client security properties
 }
 
 // target is the cluster the scenarios run on and what kbench knows about it.
 type target struct {
 	kind         results.ClusterKind
-	bootstrap    string
-	props        map[string]string // client security properties
+	endpoint                         // the default listener: admin client, warm-up, scenarios without one
+	listeners    map[string]endpoint // an embedded cluster's listeners by name ("plain", "sasl", "tls")
 	brokers      []metrics.BrokerTarget
 	kafkaVersion string
 	brokerConfig map[string]string
-	embedded     *cluster.Cluster
-	fresh        bool // started for this run: its JIT is cold
+	embedded     *cluster.Cluster // started by this run, stopped at its end
+	fresh        bool             // started for this run: its JIT is cold
 	admin        *kadm.Client
 	client       *kgo.Client
 }
 
-// connect starts the study's embedded cluster, or attaches to the external one (asking for
-// confirmation when it is not on loopback).
+// connect starts the study's embedded cluster, uses the caller's (Options.Cluster), or
+// attaches to the external one (asking for confirmation when it is not on loopback).
 func connect(ctx context.Context, opts Options) (*target, error) {
 	ext := opts.External
-	if ext == nil && opts.Plan.Cluster.External != nil {
+	if ext == nil && opts.Cluster == nil && opts.Plan.Cluster.External != nil {
 		e := opts.Plan.Cluster.External
 		ext = &External{Bootstrap: e.Bootstrap, MetricsURLs: e.MetricsURLs}
 		if e.CommandConfig != "" {
 			props, err := cluster.ReadProperties(e.CommandConfig)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("read command_config: %w", err)
 			}
 			ext.Properties = props
 		}
 	}
 	var t *target
-	if ext != nil {
-		t = &target{kind: results.External, bootstrap: ext.Bootstrap, props: ext.Properties}
-		for i, url := range ext.MetricsURLs {
-			t.brokers = append(t.brokers, metrics.BrokerTarget{ID: i + 1, MetricsURL: url})
-		}
+	switch {
+	case ext != nil:
+		t = externalTarget(ext)
 		if !onLoopback(ext.Bootstrap) && opts.Confirm != nil && !opts.Confirm(describeLoad(opts.Plan, ext.Bootstrap, opts.MaxRate)) {
 			return nil, fmt.Errorf("not confirmed: nothing was sent to %s", ext.Bootstrap)
 		}
-	} else {
+	case opts.Cluster != nil:
+		// The caller's cluster may have run load already; warming it is the caller's choice.
+		t = embeddedTarget(opts.Cluster, opts.Cluster.BrokerConfig())
+	default:
 		var err error
 		if t, err = startEmbedded(ctx, opts); err != nil {
 			return nil, err
@@ -76,7 +90,9 @@ func connect(ctx context.Context, opts Options) (*target, error) {
 		t.close(opts.Log)
 		return nil, err
 	}
-	if t.kind == results.External {
+	// Fail fast, with the cause, when the cluster cannot be reached or refuses the
+	// credentials: an embedded cluster we started was probed by cluster.Start already.
+	if t.embedded == nil {
 		if err := t.ping(ctx); err != nil {
 			t.close(opts.Log)
 			return nil, err
@@ -85,28 +101,81 @@ func connect(ctx context.Context, opts Options) (*target, error) {
 	return t, nil
 }
 
+func externalTarget(ext *External) *target {
+	t := &target{kind: results.External, endpoint: endpoint{bootstrap: ext.Bootstrap, props: ext.Properties}}
+	// Broker IDs are not known before the first metadata request; the Nth endpoint is
+	// labelled broker N, as Kafka numbers the brokers of a fresh cluster.
+	for i := range max(len(ext.MetricsURLs), len(ext.BrokerPIDs)) {
+		b := metrics.BrokerTarget{ID: i + 1}
+		if i < len(ext.MetricsURLs) {
+			b.MetricsURL = ext.MetricsURLs[i]
+		}
+		if i < len(ext.BrokerPIDs) {
+			b.PID = ext.BrokerPIDs[i]
+		}
+		t.brokers = append(t.brokers, b)
+	}
+	return t
+}
+
 func startEmbedded(ctx context.Context, opts Options) (*target, error) {
 	spec := opts.Plan.Cluster
 	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", spec.Brokers, spec.KafkaVersion)
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: spec.Brokers, Heap: spec.Heap, SASL: spec.SASL, TLS: spec.TLS,
 		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Log: opts.Log})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("start embedded cluster: %w", err)
 	}
-	// The clients use the most secure listener the study asked for, so SASL/TLS costs are
-	// what gets measured.
-	endpoint := c.Endpoints()[0]
+	t := embeddedTarget(c, spec.BrokerConfigs)
+	t.embedded, t.fresh = c, true
+	return t, nil
+}
+
+// embeddedTarget describes a running embedded cluster with all its listeners.
+func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target {
+	t := &target{kind: results.Embedded, listeners: map[string]endpoint{}, kafkaVersion: c.KafkaVersion(),
+		brokerConfig: brokerConfig}
+	for _, e := range c.Endpoints() {
+		t.listeners[e.Name] = endpoint{bootstrap: e.Bootstrap, props: e.Properties}
+	}
+	// By default the clients use the most secure listener the cluster has, so SASL/TLS
+	// costs are what gets measured when a study asks for them.
+	t.endpoint = t.listeners["plain"]
 	for _, name := range []string{"tls", "sasl"} {
-		if e, ok := c.Endpoint(name); ok {
-			endpoint = e
+		if e, ok := t.listeners[name]; ok {
+			t.endpoint = e
 		}
 	}
-	t := &target{kind: results.Embedded, bootstrap: endpoint.Bootstrap, props: endpoint.Properties,
-		kafkaVersion: c.KafkaVersion(), brokerConfig: spec.BrokerConfigs, embedded: c, fresh: true}
 	for _, b := range c.Brokers() {
 		t.brokers = append(t.brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
 	}
-	return t, nil
+	return t
+}
+
+// endpointFor is the listener a scenario's clients use: its own (study.Scenario.Listener)
+// or the target's default.
+func (t *target) endpointFor(listener string) (endpoint, error) {
+	if listener == "" {
+		return t.endpoint, nil
+	}
+	if t.listeners == nil {
+		return endpoint{}, fmt.Errorf("listener %s applies only to an embedded cluster; an external cluster's security settings come from --command-config", listener)
+	}
+	e, ok := t.listeners[listener]
+	if !ok {
+		return endpoint{}, fmt.Errorf("the cluster has no %s listener (it has %s)", listener, strings.Join(slices.Sorted(maps.Keys(t.listeners)), ", "))
+	}
+	return e, nil
+}
+
+// checkListeners makes sure every scenario's listener exists before anything runs.
+func (t *target) checkListeners(plan *study.Plan) error {
+	for _, sc := range plan.Scenarios {
+		if _, err := t.endpointFor(sc.Listener); err != nil {
+			return fmt.Errorf("scenario %s: %w", sc.ID, err)
+		}
+	}
+	return nil
 }
 
 // securityProperties keeps the connection settings of a client property map, for the admin
@@ -164,6 +233,7 @@ func (t *target) close(log io.Writer) {
 	if t.client != nil {
 		t.client.Close()
 	}
+	// A cluster the caller started (Options.Cluster) keeps running.
 	if t.embedded != nil {
 		fmt.Fprintln(log, "stopping the embedded cluster")
 		if err := t.embedded.Stop(); err != nil {

@@ -16,6 +16,9 @@ import (
 // pingTimeout bounds the first contact with an external cluster.
 const pingTimeout = 15 * time.Second
 
+// deleteTimeout bounds the deletion of a topic, until the metadata no longer lists it.
+const deleteTimeout = 30 * time.Second
+
 // topics creates and deletes this run's topics. It deletes only names it created and that
 // carry the run's prefix, so nothing else on a cluster is ever touched.
 type topics struct {
@@ -31,19 +34,25 @@ func (r *runner) createTopic(ctx context.Context, name string, partitions, repli
 	for k, v := range configs {
 		cfg[k] = &v
 	}
+	// Claim the name before asking: when Ctrl-C cancels the request, the controller may
+	// still create the topic, and cleanup must then delete it. Only an explicit "already
+	// exists" proves the topic is someone else's.
+	r.topics.mu.Lock()
+	r.topics.created[name] = true
+	r.topics.mu.Unlock()
 	resp, err := r.target.admin.CreateTopic(ctx, int32(partitions), int16(replicas), cfg, name)
 	if err == nil {
 		err = resp.Err
 	}
 	if errors.Is(err, kerr.TopicAlreadyExists) {
+		r.topics.mu.Lock()
+		delete(r.topics.created, name)
+		r.topics.mu.Unlock()
 		return fmt.Errorf("create topic %s: it already exists; kbench never reuses or deletes a topic it did not create", name)
 	}
 	if err != nil {
 		return fmt.Errorf("create topic %s (%d partitions, %d replicas): %w", name, partitions, replicas, err)
 	}
-	r.topics.mu.Lock()
-	r.topics.created[name] = true
-	r.topics.mu.Unlock()
 	return r.waitTopicReady(ctx, name, partitions)
 }
 
@@ -81,7 +90,7 @@ func (r *runner) deleteTopic(name string) error {
 	if !ours {
 		return fmt.Errorf("not deleting topic %s: this run did not create it", name)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 	defer cancel()
 	resp, err := r.target.admin.DeleteTopics(ctx, name)
 	if err == nil {
@@ -93,7 +102,26 @@ func (r *runner) deleteTopic(name string) error {
 	r.topics.mu.Lock()
 	delete(r.topics.created, name)
 	r.topics.mu.Unlock()
-	return nil
+	return r.waitTopicGone(ctx, name)
+}
+
+// waitTopicGone waits until the metadata no longer lists a deleted topic: the controller
+// acknowledges a deletion before the brokers have applied it, and a run that ends, or the
+// next repeat that starts, should find the cluster as it was.
+func (r *runner) waitTopicGone(ctx context.Context, name string) error {
+	for {
+		details, err := r.target.admin.ListTopics(ctx, name)
+		if err == nil {
+			if d, ok := details[name]; !ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("delete topic %s: still listed after %s", name, deleteTimeout)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // cleanup deletes every topic still left from this run (after an interruption or error).

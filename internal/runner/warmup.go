@@ -18,12 +18,16 @@ func (r *runner) warmCluster(ctx context.Context) error {
 	topic := r.prefix + "-jit-warmup"
 	replicas := min(3, len(r.target.brokers))
 	fmt.Fprintf(r.opts.Log, "warming up the new cluster's JIT for %s (unmeasured)\n", clusterWarmup)
+	defer func() {
+		if err := r.deleteTopic(topic); err != nil {
+			fmt.Fprintf(r.opts.Log, "warm-up: %v\n", err)
+		}
+	}()
 	if err := r.createTopic(ctx, topic, 3*len(r.target.brokers), replicas, nil); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	defer r.deleteTopic(topic)
 	_, err := load.Produce(ctx, load.ProducerConfig{Bootstrap: r.target.bootstrap, Topic: topic,
-		Properties: r.clientProps(map[string]string{"acks": "all", "linger.ms": "5"}),
+		Properties: clientProps(r.target.endpoint, map[string]string{"acks": "all", "linger.ms": "5"}),
 		Producers:  1, RecordSize: 1024, Duration: clusterWarmup, Keys: load.KeysNone}, nil)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("warm-up: %w", err)

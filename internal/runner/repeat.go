@@ -123,7 +123,7 @@ func (r *runner) workload(sc study.Scenario) results.Workload {
 
 // rate is the scenario's target rate after --max-rate; 0 is unlimited.
 func (r *runner) rate(sc study.Scenario) float64 {
-	rate := float64(sc.Producers.Rate)
+	rate := float64(sc.Producers.PacedRate())
 	if max := r.opts.MaxRate; max > 0 && (rate == 0 || rate > max) {
 		rate = max
 	}
@@ -193,13 +193,16 @@ func (r *runner) fill(ctx context.Context, topic string, sc study.Scenario) (int
 
 // measurement is everything one measured window produced.
 type measurement struct {
-	prod        *load.ProduceResult
-	cons        *load.ConsumeResult
-	prodErr     error
-	consErr     error
-	series      metrics.Series
-	window      *window
-	rate        float64
+	prod    *load.ProduceResult
+	cons    *load.ConsumeResult
+	prodErr error
+	consErr error
+	series  metrics.Series
+	window  *window
+	rate    float64
+	// mustReach is set when the rate is a target (study rate), not a throttle: falling
+	// short of it makes the repeat invalid.
+	mustReach   bool
 	consumeOnly bool
 }
 
@@ -210,7 +213,7 @@ func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n
 	if err != nil {
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}
-	m := &measurement{window: newWindow(), rate: r.rate(sc), consumeOnly: sc.Kind() == "consume"}
+	m := &measurement{window: newWindow(), rate: r.rate(sc), mustReach: sc.Producers.Rate > 0, consumeOnly: sc.Kind() == "consume"}
 	sampler.Start(ctx)
 	if m.consumeOnly {
 		m.window.begin(time.Now())

@@ -182,7 +182,7 @@ func (m *measurement) validity(filled int64) results.Validity {
 		if p.Steady != nil {
 			stats = *p.Steady
 		}
-		if rate := sendRate(stats); m.rate > 0 && rate < minRateShare*m.rate {
+		if rate := sendRate(stats); m.mustReach && m.rate > 0 && rate < minRateShare*m.rate {
 			reasons = append(reasons, fmt.Sprintf("missed the target rate: %.0f of %.0f records/s", rate, m.rate))
 		}
 		if p.Total.Acked == 0 {

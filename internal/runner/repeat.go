@@ -121,7 +121,7 @@ func (r *runner) workload(sc study.Scenario) results.Workload {
 	return w
 }
 
-// rate is the scenario's target rate after --max-rate; 0 is unlimited.
+// rate is the scenario's paced rate (its target or throttle) after --max-rate; 0 is unlimited.
 func (r *runner) rate(sc study.Scenario) float64 {
 	rate := float64(sc.Producers.PacedRate())
 	if max := r.opts.MaxRate; max > 0 && (rate == 0 || rate > max) {

@@ -57,6 +57,11 @@ Examples:
 			if len(args) == 0 && resume == "" {
 				return fmt.Errorf("name a study (one of %s) or a study file, or --resume RUN", strings.Join(studies.Names(), ", "))
 			}
+			if len(args) > 0 && resume != "" {
+				// A resumed run keeps the study copied into its directory; another one would
+				// mix two plans in one run.
+				return fmt.Errorf("give a study or --resume RUN, not both: --resume continues the study saved in %s", resume)
+			}
 			plan, text, err := loadStudy(args, resume)
 			if err != nil {
 				return err

@@ -30,6 +30,8 @@ func TestRunCommandErrors(t *testing.T) {
 			want: []string{"no-such-study"}},
 		{name: "resume of nothing", args: []string{"run", "--resume", filepath.Join(dir, "nothing"), "--runs-dir", runs},
 			want: []string{"resume", "nothing"}},
+		{name: "study and resume", args: []string{"run", "quick", "--resume", dir},
+			want: []string{"not both"}},
 		{name: "unreachable cluster", args: []string{"run", "quick", "--bootstrap-server", closedPort(t), "--runs-dir", runs},
 			want: []string{"reach cluster at 127.0.0.1:", "connection refused"}},
 	} {

@@ -16,6 +16,9 @@ import (
 	"github.com/kbench/kbench/internal/study"
 )
 
+// sampleInterval is the broker sampler's period, the DESIGN's one second.
+const sampleInterval = time.Second
+
 // minRateShare is the share of a target rate a repeat must reach to be valid.
 const minRateShare = 0.95
 
@@ -209,7 +212,7 @@ type measurement struct {
 // measure runs the scenario's load on topic, which holds filled records already (a
 // consume-only scenario's), and collects the window's client and broker metrics.
 func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n int, filled int64) (*measurement, error) {
-	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: r.target.brokers, Interval: time.Second})
+	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: r.target.brokers, Interval: sampleInterval})
 	if err != nil {
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}
@@ -282,7 +285,9 @@ func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n
 		}()
 	}
 	wg.Wait()
-	m.window.finish(time.Now())
+	end := time.Now()
+	m.window.finish(end)
+	awaitRows(ctx, sampler, end)
 	m.series = sampler.Stop()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

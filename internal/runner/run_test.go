@@ -15,8 +15,8 @@ import (
 	"github.com/kbench/kbench/internal/results"
 )
 
-// TestRunProduceAndConsume runs a produce scenario and a produce+consume one to completion
-// and checks the run directory a report is built from.
+// TestRunProduceAndConsume runs a produce scenario, a produce+consume one and a consume-only
+// one to completion and checks the run directory a report is built from.
 func TestRunProduceAndConsume(t *testing.T) {
 	clustertest.Need(t, testCluster)
 	text := `
@@ -30,14 +30,16 @@ defaults:
   producers: {record_size: 200, duration: 2s, rate: 500}
 matrix:
   consumers: [0, 1]
+scenarios:
+  - {producers: 0, consumers: 1, set: {consumers.records: 300}}
 `
 	opts := options(t, parseStudy(t, text), text)
 	out, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	if !out.Complete || out.Repeats != 2 {
-		t.Fatalf("outcome %+v, want complete with 2 repeats", out)
+	if !out.Complete || out.Repeats != 3 {
+		t.Fatalf("outcome %+v, want complete with 3 repeats", out)
 	}
 	rd := readRun(t, out.Dir)
 	if rd.Run.Status.State != results.Complete || rd.Run.Finished.IsZero() {
@@ -46,7 +48,7 @@ matrix:
 	if env := rd.Run.Environment; env.Cluster != results.External || env.Brokers != 2 || env.Bootstrap != testCluster.Bootstrap() {
 		t.Errorf("environment %+v, want the external 2-broker cluster at %s", env, testCluster.Bootstrap())
 	}
-	for _, id := range []string{"consumers=0", "consumers=1"} {
+	for _, id := range []string{"consumers=0", "consumers=1", "consumers=1,producers=0"} {
 		rep := repeats(t, rd, id, 1)[0]
 		s := rep.Summary
 		checkValid(t, rep)
@@ -75,6 +77,11 @@ matrix:
 	}
 	if both.Summary.EndToEnd == nil || both.Summary.EndToEnd.Count == 0 {
 		t.Errorf("no end-to-end latency: %+v", both.Summary.EndToEnd)
+	}
+	// A consume-only repeat reads exactly the records the topic was filled with.
+	only := repeats(t, rd, "consumers=1,producers=0", 1)[0]
+	if c := only.Summary.Consumer; c == nil || c.Records != 300 || only.Summary.RecordsAcked != 300 {
+		t.Errorf("consume-only repeat: summary %+v consumer %+v, want 300 records read", only.Summary, c)
 	}
 	if left := runTopics(t, out.Dir); len(left) > 0 {
 		t.Errorf("topics left after the run: %v", left)

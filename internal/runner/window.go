@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -78,35 +79,43 @@ func (w *window) finish(t time.Time) {
 	w.end, w.cpuEnd = t, processCPU()
 }
 
-// clientRows returns the produce rows with the consumed counts merged in; a consume-only
-// window gets one row per second of consumption.
-func (w *window) clientRows() []results.ClientRow {
+// clientRows returns the produce rows with the consumed counts merged in. A consume-only
+// window gets one row per second of consumption, and a last row with what the consumers
+// read after their last tick (total is their final count), so a window shorter than a tick
+// still has a row.
+func (w *window) clientRows(total int64) []results.ClientRow {
 	rows := append([]results.ClientRow(nil), w.rows...)
-	if len(rows) == 0 {
-		secs := make([]int, 0, len(w.consumed))
-		for s := range w.consumed {
-			secs = append(secs, s)
-		}
-		sort.Ints(secs)
-		for _, s := range secs {
-			rows = append(rows, results.ClientRow{T: float64(s + 1), Consumed: w.consumed[s]})
+	if len(rows) > 0 {
+		for s, n := range w.consumed {
+			i := min(max(s, 0), len(rows)-1)
+			rows[i].Consumed += n
 		}
 		return rows
 	}
-	for s, n := range w.consumed {
-		i := min(max(s, 0), len(rows)-1)
-		rows[i].Consumed += n
+	secs := make([]int, 0, len(w.consumed))
+	for s := range w.consumed {
+		secs = append(secs, s)
+	}
+	sort.Ints(secs)
+	for _, s := range secs {
+		rows = append(rows, results.ClientRow{T: float64(s + 1), Consumed: w.consumed[s]})
+		total -= w.consumed[s]
+	}
+	if total > 0 {
+		rows = append(rows, results.ClientRow{T: w.end.Sub(w.start).Seconds(), Consumed: total})
 	}
 	return rows
 }
 
-// seriesRows turns the sampler's series into the run directory's rows, keeping the measured
-// window only; T is seconds since the window began.
+// seriesRows turns the sampler's series into the run directory's rows, keeping those of the
+// measured window; T is seconds since the window began. A row covers the interval that ends
+// at its time and is kept when that interval overlaps the window, so the window's last
+// moments (in the row after it) and a window shorter than one interval are covered.
 func seriesRows(s metrics.Series, start, end time.Time) []results.SeriesRow {
 	var out []results.SeriesRow
 	keep := func(label string, rows []metrics.Row) {
 		for _, r := range rows {
-			if r.Time.Before(start) || r.Time.After(end.Add(500*time.Millisecond)) {
+			if !r.Time.After(start) || !r.Time.Add(-sampleInterval).Before(end) {
 				continue
 			}
 			out = append(out, results.SeriesRow{T: r.Time.Sub(start).Seconds(), Broker: label, Fields: r.Values})
@@ -118,6 +127,26 @@ func seriesRows(s metrics.Series, start, end time.Time) []results.SeriesRow {
 	keep(results.HostSeries, s.Host)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
 	return out
+}
+
+// awaitRows waits until every broker has a row covering end (at or after it), at most two
+// intervals (a slow scrape adds its timeout), so the window's end is measured too; not
+// after cancellation.
+func awaitRows(ctx context.Context, s *metrics.Sampler, end time.Time) {
+	deadline := end.Add(2 * sampleInterval)
+	for ctx.Err() == nil && time.Now().Before(deadline) && !rowsReach(s.Snapshot(), end) {
+		time.Sleep(sampleInterval / 20)
+	}
+}
+
+// rowsReach reports whether every broker has a row at or after t.
+func rowsReach(s metrics.Series, t time.Time) bool {
+	for _, b := range s.Brokers {
+		if len(b.Rows) == 0 || b.Rows[len(b.Rows)-1].Time.Before(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // fill writes the measurement into rep: summary, histograms, time series, configs and
@@ -164,7 +193,11 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	if s.RecordsAcked > 0 {
 		s.ClientCPUPerMillion = cpu / float64(s.RecordsAcked) * 1e6
 	}
-	rep.Client = w.clientRows()
+	consumed := int64(0)
+	if m.cons != nil {
+		consumed = m.cons.Records
+	}
+	rep.Client = w.clientRows(consumed)
 	rep.Brokers = seriesRows(m.series, w.start, w.end)
 	rep.BrokerSummary = results.Summarize(rep.Brokers)
 	rep.Validity = m.validity(filled)

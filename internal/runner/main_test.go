@@ -49,10 +49,15 @@ func sharedCluster() *External {
 	return ext
 }
 
-// options runs plan on the shared cluster into a new runs directory, logging to the test.
+// options runs plan on the shared cluster (when there is one: not under -short) into a new
+// runs directory, logging to the test.
 func options(t *testing.T, plan *study.Plan, text string) Options {
-	return Options{Plan: plan, StudyText: []byte(text), RunsDir: t.TempDir(), External: sharedCluster(),
+	opts := Options{Plan: plan, StudyText: []byte(text), RunsDir: t.TempDir(),
 		Log: testWriter{t}, Progress: testWriter{t}, Version: "test"}
+	if testCluster != nil {
+		opts.External = sharedCluster()
+	}
+	return opts
 }
 
 // testWriter sends the runner's log and progress lines to the test log.

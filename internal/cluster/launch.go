@@ -267,10 +267,16 @@ func startNode(kafka *Kafka, opts Options, n node) (Broker, error) {
 		LogFile: logPath, nodePorts: n}, nil
 }
 
+// randomClusterID returns a Kafka cluster ID (a UUID in URL-safe base64). Like Kafka's own
+// Uuid.randomUuid it never starts with '-', which the storage tool would read as a flag.
 func randomClusterID() string {
 	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
+	for {
+		_, _ = rand.Read(b)
+		if id := base64.RawURLEncoding.EncodeToString(b); id[0] != '-' {
+			return id
+		}
+	}
 }
 
 func randomHex(n int) string {

@@ -123,3 +123,11 @@ func TestReadProperties(t *testing.T) {
 		t.Fatalf("malformed line: %v, want an error naming line 1", err)
 	}
 }
+
+func TestRandomClusterIDNeverLooksLikeAFlag(t *testing.T) {
+	for range 2000 {
+		if id := randomClusterID(); len(id) != 22 || id[0] == '-' {
+			t.Fatalf("cluster ID %q: want 22 characters not starting with '-'", id)
+		}
+	}
+}

@@ -312,7 +312,9 @@ func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl
 		}
 		s := w.slots.Get().(*slot)
 		s.due, s.sent = due, sent
-		s.steady = (warmupN > 0 && n >= warmupN) || (cfg.Warmup > 0 && due >= cfg.Warmup)
+		// The warm-up ends by the clock, not by due time: a producer that cannot keep its
+		// rate would otherwise stay in warm-up for ever and measure nothing.
+		s.steady = (warmupN > 0 && n >= warmupN) || (cfg.Warmup > 0 && sent >= cfg.Warmup)
 		if s.steady {
 			if inWarmup.Load() {
 				inWarmup.Store(false)

@@ -42,6 +42,7 @@ type producerWorker struct {
 	active sync.WaitGroup // records produced whose promise has not run
 
 	acked, failed, bytes             atomic.Int64
+	unsent                           atomic.Int64 // still buffered when the run ended: never sent
 	steadyAcked, steadyFailed, sbyts atomic.Int64
 	lastAck                          atomic.Int64 // ns since start
 	firstSteady                      atomic.Int64 // ns since start of the first steady send, -1 none
@@ -55,7 +56,9 @@ type producerWorker struct {
 func (w *producerWorker) promise(r *kgo.Record, err error) {
 	s := r.Context.(*slot)
 	now := time.Since(w.start)
-	if err != nil {
+	if errors.Is(err, kgo.ErrAborting) {
+		w.unsent.Add(1)
+	} else if err != nil {
 		w.failed.Add(1)
 		if s.steady {
 			w.steadyFailed.Add(1)
@@ -218,12 +221,13 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,
 		Errors: map[string]int64{}, Settings: settings.Effective, Warnings: settings.Warnings,
 		Interrupted: ctx.Err() != nil}
-	var acked, failed, byts, sAcked, sFailed, sBytes, lastAck int64
+	var acked, failed, unsent, byts, sAcked, sFailed, sBytes, lastAck int64
 	firstSteady := int64(-1)
 	var sDueRecs, sSendRecs []*metrics.Recorder
 	for _, w := range workers {
 		acked += w.acked.Load()
 		failed += w.failed.Load()
+		unsent += w.unsent.Load()
 		byts += w.bytes.Load()
 		sAcked += w.steadyAcked.Load()
 		sFailed += w.steadyFailed.Load()
@@ -246,6 +250,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		end = time.Since(start)
 	}
 	res.Sent = acked + failed
+	res.Unsent = unsent
 	res.Total = newProduceStats(acked, failed, byts, end, due.Clone(), send.Clone())
 	if cfg.WarmupRecords > 0 || cfg.Warmup > 0 {
 		_, sd := metrics.NewMerger(sDueRecs...).Tick()
@@ -349,6 +354,16 @@ func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl
 	}
 	if txn && !txnStart.IsZero() && err == nil {
 		err = w.commit(context.Background())
+	}
+	if ctx.Err() != nil && !txn {
+		// The run's time is up (--duration, or Ctrl-C): records still waiting in the client's
+		// buffer are reported as unsent, not failed; waiting for them would stretch a 10 s
+		// run by the minutes an unthrottled producer has buffered. The safe abort would keep
+		// an idempotent producer's pipeline going until the buffer is empty, so the unsafe
+		// one is used: the client is closed right after, and the few records in flight at
+		// that moment may reach the topic without being counted as acknowledged.
+		w.cl.UnsafeAbortBufferedRecords()
+		return err
 	}
 	if ferr := w.cl.Flush(context.Background()); ferr != nil && err == nil {
 		err = fmt.Errorf("unable to flush producer %d: %w", i, ferr)

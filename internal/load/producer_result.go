@@ -55,8 +55,12 @@ type ProduceResult struct {
 	Producers int     `json:"producers"`
 	Rate      float64 `json:"rate,omitempty"`
 	// Sent records were handed to the clients: Sent = Total.Acked + Total.Failed.
-	Sent  int64        `json:"sent"`
-	Total ProduceStats `json:"total"`
+	Sent int64 `json:"sent"`
+	// Unsent records were still in the client's buffer when a run bounded by time (or
+	// interrupted) ended; they were never sent, so they count neither as acknowledged nor
+	// as failed.
+	Unsent int64        `json:"unsent,omitempty"`
+	Total  ProduceStats `json:"total"`
 	// Steady leaves the warm-up out; nil without warm-up.
 	Steady *ProduceStats `json:"steady,omitempty"`
 	// Errors counts failed records by error text.

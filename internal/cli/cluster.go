@@ -61,7 +61,7 @@ Examples:
 				return err
 			}
 			opts.Dir = dir
-			opts.Keep = true // the cluster outlives this command
+			opts.Keep, opts.Detach = true, true // the cluster outlives this command
 			opts.Log = cmd.ErrOrStderr()
 			if opts.BrokerConfig, err = parseKeyValues("--config", config); err != nil {
 				return err

@@ -39,6 +39,9 @@ type Options struct {
 	BrokerConfig map[string]string
 	// Keep leaves Dir in place on Stop (logs and data kept for inspection).
 	Keep bool
+	// Detach lets the brokers outlive this process (`kbench cluster up`). Otherwise they are
+	// killed when it exits, even by SIGKILL or a test timeout, so no broker is orphaned.
+	Detach bool
 	// Log receives progress messages; nil discards them.
 	Log io.Writer
 

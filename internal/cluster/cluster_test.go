@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +26,9 @@ import (
 var testCluster *cluster.Cluster
 
 func TestMain(m *testing.M) {
+	if os.Getenv("KBENCH_TEST_ORPHAN_DIR") != "" {
+		os.Exit(m.Run()) // the child of TestAttachedBrokersDieWithTheirProcess starts its own
+	}
 	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, SASL: "scram-sha-512", TLS: true}, &testCluster))
 }
 
@@ -224,4 +229,54 @@ func TestStopLeavesNothing(t *testing.T) {
 	if _, err := os.Stat(c.Dir()); !os.IsNotExist(err) {
 		t.Errorf("cluster directory %s still there after Stop: %v", c.Dir(), err)
 	}
+}
+
+// TestAttachedBrokersDieWithTheirProcess starts a cluster from a child process that is then
+// killed with SIGKILL (as a test timeout would): its broker must not outlive it.
+func TestAttachedBrokersDieWithTheirProcess(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	if os.Getenv("KBENCH_TEST_ORPHAN_CHILD") != "" {
+		return
+	}
+	dir := t.TempDir()
+	child := exec.Command(os.Args[0], "-test.run", "^TestOrphanChild$")
+	child.Env = append(os.Environ(), "KBENCH_TEST_ORPHAN_DIR="+dir)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The child prints its broker's PID once the cluster is up, then waits to be killed.
+	var pid int
+	if _, err := fmt.Fscanf(out, "broker-pid %d\n", &pid); err != nil {
+		_ = child.Process.Kill()
+		t.Fatalf("child did not report its broker: %v", err)
+	}
+	_ = child.Process.Kill()
+	_ = child.Wait()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(pid, 0); err != nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	t.Fatalf("broker %d outlived the process that started it", pid)
+}
+
+// TestOrphanChild is the child side of TestAttachedBrokersDieWithTheirProcess.
+func TestOrphanChild(t *testing.T) {
+	dir := os.Getenv("KBENCH_TEST_ORPHAN_DIR")
+	if dir == "" {
+		t.Skip("runs only as the child of TestAttachedBrokersDieWithTheirProcess")
+	}
+	c, err := cluster.Start(context.Background(), cluster.Options{Brokers: 1, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("broker-pid %d\n", c.Brokers()[0].PID)
+	time.Sleep(time.Minute)
 }

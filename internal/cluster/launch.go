@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -225,8 +224,7 @@ func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error
 	return errors.Join(errs...)
 }
 
-// startNode starts one broker JVM in its own session, so that it outlives `kbench cluster up`
-// and a Ctrl-C in the terminal does not reach it; it is stopped by its PID.
+// startNode starts one broker JVM; it is stopped by its PID.
 func startNode(kafka *Kafka, opts Options, n node) (Broker, error) {
 	bdir := brokerDir(opts.Dir, n.ID)
 	logPath := filepath.Join(bdir, "server.log")
@@ -256,8 +254,7 @@ func startNode(kafka *Kafka, opts Options, n node) (Broker, error) {
 	cmd := exec.Command(kafka.Java, args...)
 	cmd.Dir = bdir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
+	if err := startBroker(cmd, opts.Detach); err != nil {
 		return Broker{}, fmt.Errorf("start broker %d: %w", n.ID, err)
 	}
 	pid := cmd.Process.Pid

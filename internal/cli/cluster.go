@@ -110,6 +110,15 @@ func printEndpoints(w io.Writer, c *cluster.Cluster) {
 	}
 }
 
+// openCluster opens the cluster recorded in --dir (or the default directory).
+func openCluster(dir string) (*cluster.Cluster, error) {
+	dir, err := clusterDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return cluster.Open(dir)
+}
+
 func newClusterStatusCommand() *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
@@ -117,11 +126,7 @@ func newClusterStatusCommand() *cobra.Command {
 		Short: "Show the embedded cluster's brokers, PIDs, ports and listeners",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := clusterDir(dir)
-			if err != nil {
-				return err
-			}
-			c, err := cluster.Open(dir)
+			c, err := openCluster(dir)
 			if err != nil {
 				return err
 			}
@@ -162,14 +167,11 @@ func newClusterDownCommand() *cobra.Command {
 		Short: "Stop the embedded cluster's brokers (by PID) and remove its directory",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, err := clusterDir(dir)
+			c, err := openCluster(dir)
 			if err != nil {
 				return err
 			}
-			c, err := cluster.Open(dir)
-			if err != nil {
-				return err
-			}
+			dir = c.Dir()
 			n := 0
 			for _, up := range c.Alive() {
 				if up {

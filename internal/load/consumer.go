@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -190,20 +189,9 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		props[k] = v
 	}
 	props["group.id"] = cfg.Group
-	settings, err := ParseProperties(RoleConsumer, props)
+	settings, seeds, err := clientSettings(RoleConsumer, props, cfg.Bootstrap)
 	if err != nil {
 		return nil, err
-	}
-	seeds := settings.Bootstrap
-	if cfg.Bootstrap != "" {
-		seeds = strings.Split(cfg.Bootstrap, ",")
-		settings.Effective["bootstrap.servers"] = cfg.Bootstrap
-	}
-	if len(seeds) == 0 {
-		return nil, errors.New("invalid consumer configuration: no bootstrap servers (--bootstrap-server or bootstrap.servers)")
-	}
-	if _, ok := props["client.id"]; !ok {
-		settings.Effective["client.id"] = "kbench-consumer-<n>"
 	}
 
 	cpu0 := processCPU()

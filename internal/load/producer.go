@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,20 +102,9 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	if cfg.TransactionalID != "" {
 		props["transactional.id"] = cfg.TransactionalID
 	}
-	settings, err := ParseProperties(RoleProducer, props)
+	settings, seeds, err := clientSettings(RoleProducer, props, cfg.Bootstrap)
 	if err != nil {
 		return nil, err
-	}
-	seeds := settings.Bootstrap
-	if cfg.Bootstrap != "" {
-		seeds = strings.Split(cfg.Bootstrap, ",")
-		settings.Effective["bootstrap.servers"] = cfg.Bootstrap
-	}
-	if len(seeds) == 0 {
-		return nil, errors.New("invalid producer configuration: no bootstrap servers (--bootstrap-server or bootstrap.servers)")
-	}
-	if _, ok := props["client.id"]; !ok {
-		settings.Effective["client.id"] = "kbench-producer-<n>"
 	}
 
 	var pl *payloads

@@ -491,3 +491,25 @@ func ReadPropertiesFile(path string) (map[string]string, error) {
 	}
 	return props, nil
 }
+
+// clientSettings parses props for role and resolves the seed brokers: bootstrap (a flag)
+// wins over bootstrap.servers. The effective settings record both, and the numbered client
+// IDs kbench gives its clients when props has none.
+func clientSettings(role Role, props map[string]string, bootstrap string) (*ClientSettings, []string, error) {
+	settings, err := ParseProperties(role, props)
+	if err != nil {
+		return nil, nil, err
+	}
+	seeds := settings.Bootstrap
+	if bootstrap != "" {
+		seeds = strings.Split(bootstrap, ",")
+		settings.Effective["bootstrap.servers"] = bootstrap
+	}
+	if len(seeds) == 0 {
+		return nil, nil, fmt.Errorf("invalid %s configuration: no bootstrap servers (--bootstrap-server or bootstrap.servers)", role)
+	}
+	if _, ok := props["client.id"]; !ok {
+		settings.Effective["client.id"] = fmt.Sprintf("kbench-%s-<n>", role)
+	}
+	return settings, seeds, nil
+}

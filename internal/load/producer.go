@@ -45,6 +45,9 @@ type producerWorker struct {
 	steadyAcked, steadyFailed, sbyts atomic.Int64
 	lastAck                          atomic.Int64 // ns since start
 	firstSteady                      atomic.Int64 // ns since start of the first steady send, -1 none
+	// warmupEnd is the end of a warm-up given as a duration: acknowledgements after it are
+	// the steady state, whenever their records were sent (see promise).
+	warmupEnd time.Duration
 
 	due, send, steadyDue, steadySend *metrics.Recorder
 
@@ -55,11 +58,15 @@ type producerWorker struct {
 func (w *producerWorker) promise(r *kgo.Record, err error) {
 	s := r.Context.(*slot)
 	now := time.Since(w.start)
+	// With a warm-up by time, the steady state is what the cluster acknowledges after it:
+	// an unthrottled producer's records wait behind a full buffer (seconds of it), so
+	// counting only records sent after the warm-up would measure nothing in a short window.
+	steady := s.steady || (w.warmupEnd > 0 && now >= w.warmupEnd)
 	if errors.Is(err, kgo.ErrAborting) {
 		w.unsent.Add(1)
 	} else if err != nil {
 		w.failed.Add(1)
-		if s.steady {
+		if steady {
 			w.steadyFailed.Add(1)
 		}
 		w.errMu.Lock()
@@ -71,7 +78,7 @@ func (w *producerWorker) promise(r *kgo.Record, err error) {
 		w.bytes.Add(n)
 		w.due.Record(now - s.due)
 		w.send.Record(now - s.sent)
-		if s.steady {
+		if steady {
 			w.steadyAcked.Add(1)
 			w.sbyts.Add(n)
 			w.steadyDue.Record(now - s.due)
@@ -126,7 +133,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	workers := make([]*producerWorker, cfg.Producers)
 	for i := range workers {
 		w := &producerWorker{
-			id: i, start: start, errs: map[string]int64{},
+			id: i, start: start, errs: map[string]int64{}, warmupEnd: cfg.Warmup,
 			due: metrics.NewRecorder(), send: metrics.NewRecorder(),
 			steadyDue: metrics.NewRecorder(), steadySend: metrics.NewRecorder(),
 		}
@@ -171,6 +178,10 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 
 	var inWarmup atomic.Bool
 	inWarmup.Store(cfg.WarmupRecords > 0 || cfg.Warmup > 0)
+	if cfg.Warmup > 0 {
+		endWarmup := time.AfterFunc(time.Until(start.Add(cfg.Warmup)), func() { inWarmup.Store(false) })
+		defer endWarmup.Stop()
+	}
 	var sendErr error
 	var sendErrOnce sync.Once
 	var wg sync.WaitGroup
@@ -244,7 +255,10 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		_, sd := metrics.NewMerger(sDueRecs...).Tick()
 		_, ss := metrics.NewMerger(sSendRecs...).Tick()
 		el := time.Duration(0)
-		if firstSteady >= 0 {
+		switch {
+		case cfg.Warmup > 0 && end > cfg.Warmup:
+			el = end - cfg.Warmup
+		case cfg.Warmup == 0 && firstSteady >= 0:
 			el = end - time.Duration(firstSteady)
 		}
 		st := newProduceStats(sAcked, sFailed, sBytes, el, sd.Clone(), ss.Clone())
@@ -305,9 +319,7 @@ func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl
 		}
 		s := w.slots.Get().(*slot)
 		s.due, s.sent = due, sent
-		// The warm-up ends by the clock, not by due time: a producer that cannot keep its
-		// rate would otherwise stay in warm-up for ever and measure nothing.
-		s.steady = (warmupN > 0 && n >= warmupN) || (cfg.Warmup > 0 && sent >= cfg.Warmup)
+		s.steady = warmupN > 0 && n >= warmupN
 		if s.steady {
 			if inWarmup.Load() {
 				inWarmup.Store(false)

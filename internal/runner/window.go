@@ -218,8 +218,11 @@ func (m *measurement) validity(filled int64) results.Validity {
 		if rate := sendRate(stats); m.mustReach && m.rate > 0 && rate < minRateShare*m.rate {
 			reasons = append(reasons, fmt.Sprintf("missed the target rate: %.0f of %.0f records/s", rate, m.rate))
 		}
-		if p.Total.Acked == 0 {
+		switch {
+		case p.Total.Acked == 0:
 			reasons = append(reasons, "no record was acknowledged")
+		case stats.Acked == 0:
+			reasons = append(reasons, "no record was acknowledged in the measured window (after the warm-up)")
 		}
 	}
 	if c := m.cons; c != nil {

@@ -48,6 +48,8 @@ type producerWorker struct {
 	// warmupEnd is the end of a warm-up given as a duration: acknowledgements after it are
 	// the steady state, whenever their records were sent (see promise).
 	warmupEnd time.Duration
+	// steadyBegins is called when the first steady record is sent (warm-up by records).
+	steadyBegins func()
 
 	due, send, steadyDue, steadySend *metrics.Recorder
 
@@ -178,8 +180,20 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 
 	var inWarmup atomic.Bool
 	inWarmup.Store(cfg.WarmupRecords > 0 || cfg.Warmup > 0)
+	// The steady state's start and the CPU used until then, so the steady state's own cost
+	// is known however short it is.
+	var steadyOnce sync.Once
+	var steadyAt time.Time
+	var steadyCPU0 CPUUsage
+	steadyBegins := func() { steadyOnce.Do(func() { steadyAt, steadyCPU0 = time.Now(), processCPU() }) }
+	for _, w := range workers {
+		w.steadyBegins = steadyBegins
+	}
 	if cfg.Warmup > 0 {
-		endWarmup := time.AfterFunc(time.Until(start.Add(cfg.Warmup)), func() { inWarmup.Store(false) })
+		endWarmup := time.AfterFunc(time.Until(start.Add(cfg.Warmup)), func() {
+			inWarmup.Store(false)
+			steadyBegins()
+		})
 		defer endWarmup.Stop()
 	}
 	var sendErr error
@@ -215,7 +229,8 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		w.cl.Close()
 		w.active.Wait()
 	}
-	cpu := processCPU().sub(cpu0)
+	cpuEnd := processCPU()
+	cpu := cpuEnd.sub(cpu0)
 
 	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,
 		Errors: map[string]int64{}, Settings: settings.Effective, Warnings: settings.Warnings,
@@ -265,6 +280,13 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		res.Steady = &st
 	}
 	res.CPU = clientCPU(cpu, acked)
+	if res.Steady != nil {
+		steadyOnce.Do(func() {}) // no steady state began: nothing more to record
+		if !steadyAt.IsZero() {
+			c := clientCPU(cpuEnd.sub(steadyCPU0), res.Steady.Acked)
+			res.SteadyCPU, res.SteadyStart = &c, steadyAt
+		}
+	}
 	if sendErr != nil {
 		return res, sendErr
 	}
@@ -326,6 +348,7 @@ func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl
 			}
 			if w.firstSteady.Load() < 0 {
 				w.firstSteady.Store(int64(sent))
+				w.steadyBegins()
 			}
 		}
 		s.rec = kgo.Record{

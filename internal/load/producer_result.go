@@ -67,6 +67,10 @@ type ProduceResult struct {
 	Errors map[string]int64 `json:"errors,omitempty"`
 	// CPU is the client process's CPU over the run, per million acknowledged records too.
 	CPU ClientCPU `json:"client_cpu"`
+	// SteadyCPU is the CPU from the end of the warm-up to the end of the run, and
+	// SteadyStart when that was (wall clock); both unset without a warm-up.
+	SteadyCPU   *ClientCPU `json:"steady_client_cpu,omitempty"`
+	SteadyStart time.Time  `json:"steady_start,omitzero"`
 	// Settings are the effective client properties (Java names, defaults included, secrets
 	// hidden); Warnings the properties that had no franz-go equivalent.
 	Settings map[string]string `json:"settings"`

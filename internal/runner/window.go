@@ -153,7 +153,12 @@ func rowsReach(s metrics.Series, t time.Time) bool {
 // validity.
 func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	w := m.window
-	cpu := (w.cpuEnd - w.cpuStart).Seconds()
+	// The window as the producers saw it: its start from the load itself, since a short
+	// steady state can end before the first progress tick marks it.
+	start, cpu := w.start, (w.cpuEnd - w.cpuStart).Seconds()
+	if p := m.prod; p != nil && p.SteadyCPU != nil {
+		start, cpu = p.SteadyStart, p.SteadyCPU.Seconds
+	}
 	s := &rep.Summary
 	s.TargetRate = m.rate
 	s.ClientCPUSeconds = cpu
@@ -198,7 +203,7 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 		consumed = m.cons.Records
 	}
 	rep.Client = w.clientRows(consumed)
-	rep.Brokers = seriesRows(m.series, w.start, w.end)
+	rep.Brokers = seriesRows(m.series, start, w.end)
 	rep.BrokerSummary = results.Summarize(rep.Brokers)
 	rep.Validity = m.validity(filled)
 }

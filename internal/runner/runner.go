@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/kbench/kbench/internal/cluster"
@@ -101,6 +102,8 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		if err := r.warmCluster(ctx); err != nil {
 			return out, finish(dir, run, err)
 		}
+		run.Study.Notes = strings.TrimSpace(run.Study.Notes + "\n" + fmt.Sprintf(
+			"The embedded cluster was started for this run and warmed up with %s of unmeasured load before the first scenario: a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths.", clusterWarmup))
 	}
 	err = r.runAll(ctx, out)
 	if err == nil {

@@ -7,7 +7,7 @@
 //		os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3}, &testCluster))
 //	}
 //
-// Under `go test -short` no cluster is started and *c stays nil; tests that need it call
+// Under `go test -short`, or with -run '^$', no cluster is started and *c stays nil; tests that need it call
 // clustertest.Need(t, testCluster) to skip.
 package clustertest
 
@@ -25,7 +25,7 @@ import (
 // it in *c, runs the tests and stops the cluster. It returns the exit code for os.Exit.
 func Run(m *testing.M, opts cluster.Options, c **cluster.Cluster) int {
 	flag.Parse()
-	if testing.Short() {
+	if testing.Short() || runsNoTest() {
 		return m.Run()
 	}
 	if os.Getenv("KBENCH_TEST_VERBOSE") != "" {
@@ -53,4 +53,11 @@ func Need(t testing.TB, c *cluster.Cluster) {
 	if c == nil {
 		t.Skip("needs the embedded Kafka cluster (not started under -short)")
 	}
+}
+
+// runsNoTest reports whether -run selects no test (`make bench` runs benchmarks with
+// -run '^$'), so no cluster is started for nothing.
+func runsNoTest() bool {
+	f := flag.Lookup("test.run")
+	return f != nil && f.Value.String() == "^$"
 }

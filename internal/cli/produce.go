@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 )
@@ -36,7 +37,7 @@ func (f *clientPropertyFlags) properties(extra []string) (map[string]string, err
 		if file == "" {
 			continue
 		}
-		p, err := load.ReadPropertiesFile(file)
+		p, err := cluster.ReadProperties(file)
 		if err != nil {
 			return nil, err
 		}

@@ -131,3 +131,27 @@ func TestRandomClusterIDNeverLooksLikeAFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestReadPropertiesContinuation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "client.properties")
+	content := "# comment\n! also a comment\n\nacks = 1\nlinger.ms: 7\nbootstrap.servers=a:9092,b:9092\n" +
+		"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \\\n" +
+		"    username=\"u\" password=\"p\";\n"
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadProperties(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"acks": "1", "linger.ms": "7", "bootstrap.servers": "a:9092,b:9092",
+		"sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="p";`}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d properties, want %d: %v", len(got), len(want), got)
+	}
+}

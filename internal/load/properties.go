@@ -1,9 +1,7 @@
 package load
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -451,43 +449,6 @@ func ParsePropertyArgs(args []string) (map[string]string, error) {
 			return nil, fmt.Errorf("invalid property %q: want name=value", a)
 		}
 		props[k] = v
-	}
-	return props, nil
-}
-
-// ReadPropertiesFile reads a Java .properties file (as --producer.config and
-// --consumer.config take): "name=value" or "name: value" lines, '#' and '!' comments, and
-// lines continued with a trailing backslash.
-func ReadPropertiesFile(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("unable to read properties: %w", err)
-	}
-	defer f.Close()
-	props := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	var pending string
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := strings.TrimLeft(sc.Text(), " \t\f")
-		if pending == "" && (line == "" || line[0] == '#' || line[0] == '!') {
-			continue
-		}
-		if strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`) {
-			pending += strings.TrimSuffix(line, `\`)
-			continue
-		}
-		line, pending = pending+line, ""
-		i := strings.IndexAny(line, "=:")
-		if i <= 0 {
-			return nil, fmt.Errorf("%s:%d: invalid property line %q: want name=value", path, lineNo, line)
-		}
-		props[strings.TrimSpace(line[:i])] = strings.TrimSpace(line[i+1:])
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("unable to read %s: %w", path, err)
 	}
 	return props, nil
 }

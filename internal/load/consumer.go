@@ -194,7 +194,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		return nil, err
 	}
 
-	cpu0 := processCPU()
+	cpu0 := ProcessCPU()
 	start := time.Now()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -257,7 +257,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 	for _, w := range workers {
 		w.cl.Close()
 	}
-	cpu := processCPU().sub(cpu0)
+	cpu := ProcessCPU().sub(cpu0)
 
 	res := &ConsumeResult{Group: cfg.Group, Consumers: cfg.Consumers, Start: start, End: end,
 		TimedOut: timedOut, Errors: map[string]int64{}, Settings: settings.Effective,

@@ -10,8 +10,8 @@ type CPUUsage struct {
 	User, System time.Duration
 }
 
-// processCPU returns the CPU this process has used so far.
-func processCPU() CPUUsage {
+// ProcessCPU returns the CPU this process has used so far.
+func ProcessCPU() CPUUsage {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return CPUUsage{}
@@ -21,6 +21,9 @@ func processCPU() CPUUsage {
 		System: time.Duration(ru.Stime.Nano()),
 	}
 }
+
+// Total is user plus system time.
+func (c CPUUsage) Total() time.Duration { return c.User + c.System }
 
 // sub returns the CPU used between o and c.
 func (c CPUUsage) sub(o CPUUsage) CPUUsage {

@@ -130,7 +130,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		return nil, err
 	}
 
-	cpu0 := processCPU()
+	cpu0 := ProcessCPU()
 	start := time.Now()
 	workers := make([]*producerWorker, cfg.Producers)
 	for i := range workers {
@@ -185,7 +185,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	var steadyOnce sync.Once
 	var steadyAt time.Time
 	var steadyCPU0 CPUUsage
-	steadyBegins := func() { steadyOnce.Do(func() { steadyAt, steadyCPU0 = time.Now(), processCPU() }) }
+	steadyBegins := func() { steadyOnce.Do(func() { steadyAt, steadyCPU0 = time.Now(), ProcessCPU() }) }
 	for _, w := range workers {
 		w.steadyBegins = steadyBegins
 	}
@@ -229,7 +229,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		w.cl.Close()
 		w.active.Wait()
 	}
-	cpuEnd := processCPU()
+	cpuEnd := ProcessCPU()
 	cpu := cpuEnd.sub(cpu0)
 
 	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,

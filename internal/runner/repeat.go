@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/kbench/kbench/internal/load"
@@ -41,7 +41,7 @@ func (r *runner) runAll(ctx context.Context, out *Outcome) error {
 			return err
 		}
 		for n := 1; n <= r.plan.Repeats; n++ {
-			if containsInt(done, n) {
+			if slices.Contains(done, n) {
 				r.progress.skip()
 				continue
 			}
@@ -311,22 +311,4 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-time.After(d):
 		return nil
 	}
-}
-
-func containsInt(list []int, n int) bool {
-	for _, v := range list {
-		if v == n {
-			return true
-		}
-	}
-	return false
-}
-
-// processCPU is this process's user+system CPU time: the clients' own cost.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

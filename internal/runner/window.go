@@ -33,7 +33,7 @@ func (w *window) begin(t time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.start.IsZero() {
-		w.start, w.cpuStart = t, processCPU()
+		w.start, w.cpuStart = t, load.ProcessCPU().Total()
 		w.lastCPU, w.lastT = w.cpuStart, t
 	}
 }
@@ -47,7 +47,7 @@ func (w *window) produceTick(t load.Tick) {
 	w.begin(now.Add(-t.Interval))
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	cpu := processCPU()
+	cpu := load.ProcessCPU().Total()
 	cores := 0.0
 	if dt := now.Sub(w.lastT).Seconds(); dt > 0 {
 		cores = (cpu - w.lastCPU).Seconds() / dt
@@ -74,9 +74,9 @@ func (w *window) finish(t time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.start.IsZero() {
-		w.start, w.cpuStart = t, processCPU()
+		w.start, w.cpuStart = t, load.ProcessCPU().Total()
 	}
-	w.end, w.cpuEnd = t, processCPU()
+	w.end, w.cpuEnd = t, load.ProcessCPU().Total()
 }
 
 // clientRows returns the produce rows with the consumed counts merged in. A consume-only

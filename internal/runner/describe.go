@@ -18,10 +18,7 @@ func describeLoad(plan *study.Plan, bootstrap string, maxRate float64) string {
 	for _, sc := range plan.Scenarios {
 		p := sc.Producers
 		rate := "unlimited"
-		r := float64(p.PacedRate())
-		if maxRate > 0 && (r == 0 || r > maxRate) {
-			r = maxRate
-		}
+		r := cappedRate(sc, maxRate)
 		if r > 0 {
 			rate = fmt.Sprintf("%.0f records/s", r)
 		}

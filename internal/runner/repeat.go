@@ -125,10 +125,13 @@ func (r *runner) workload(sc study.Scenario) results.Workload {
 }
 
 // rate is the scenario's paced rate (its target or throttle) after --max-rate; 0 is unlimited.
-func (r *runner) rate(sc study.Scenario) float64 {
+func (r *runner) rate(sc study.Scenario) float64 { return cappedRate(sc, r.opts.MaxRate) }
+
+// cappedRate is sc's paced rate with --max-rate applied (which also caps an unlimited one).
+func cappedRate(sc study.Scenario, maxRate float64) float64 {
 	rate := float64(sc.Producers.PacedRate())
-	if max := r.opts.MaxRate; max > 0 && (rate == 0 || rate > max) {
-		rate = max
+	if maxRate > 0 && (rate == 0 || rate > maxRate) {
+		rate = maxRate
 	}
 	return rate
 }

@@ -32,6 +32,7 @@ func newRunCommand() *cobra.Command {
 		yes           bool
 		runsDir       string
 		formats       string
+		seed          uint64
 	)
 	cmd := &cobra.Command{
 		Use:   "run STUDY",
@@ -42,6 +43,12 @@ deleted), write runs/<date>-<study>/ and the report. Ctrl-C stops the load, dele
 topics kbench created and still writes the report of the finished scenarios; finish the run
 later with --resume.
 
+Repeats run interleaved: repeat 1 of every scenario, then repeat 2 of every scenario, and so
+on, the scenarios in a new random order each round, so slow drift of the cluster (JIT
+warm-up, page cache, log growth) spreads over every scenario instead of biasing some. The
+seed of that order is printed and recorded in run.json; --seed replays an order, --dry-run
+prints it, and --resume keeps the run's own.
+
 Against a cluster kbench did not start (--bootstrap-server), kbench creates and deletes only
 topics named kbench-<run>-..., never anything else, and asks before loading a cluster that
 is not on loopback unless --yes is given.
@@ -50,6 +57,7 @@ Examples:
   kbench studies
   kbench run quick
   kbench run quick --dry-run
+  kbench run quick --seed 12345
   kbench run my-study.yaml --bootstrap-server kafka1:9092 --command-config client.properties --max-rate 50000
   kbench run --resume runs/2026-11-22-1530-quick`,
 		Args: cobra.MaximumNArgs(1),
@@ -62,19 +70,24 @@ Examples:
 				// mix two plans in one run.
 				return fmt.Errorf("give a study or --resume RUN, not both: --resume continues the study saved in %s", resume)
 			}
+			if resume != "" && cmd.Flags().Changed("seed") {
+				return fmt.Errorf("--seed cannot be given with --resume: a resumed run keeps the order (and seed) recorded in %s", filepath.Join(resume, results.RunFile))
+			}
 			plan, text, err := loadStudy(args, resume)
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("seed") {
+				seed = runner.NewSeed()
+			}
 			if dryRun {
-				plan.Describe(cmd.OutOrStdout())
-				return nil
+				return dryRunPlan(cmd.OutOrStdout(), plan, resume, seed)
 			}
 			fmts, err := report.ParseFormats(formats)
 			if err != nil {
 				return err
 			}
-			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate,
+			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed,
 				Progress: cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
 			if bootstrap != "" {
 				ext := &runner.External{Bootstrap: bootstrap, MetricsURLs: metricsURLs}
@@ -100,8 +113,31 @@ Examples:
 	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
 	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster that is not on loopback")
 	f.StringVar(&runsDir, "runs-dir", "runs", "where run directories are created")
+	f.Uint64Var(&seed, "seed", 0, "seed of the interleaved run order, to replay a run's order (default: a random seed, printed)")
 	f.StringVar(&formats, "report", "md,html,csv,json", "report formats written at the end")
 	return cmd
+}
+
+// dryRunPlan prints the plan and the order its repeats would run in: for a resumed run,
+// the order and seed recorded in its run.json.
+func dryRunPlan(w io.Writer, plan *study.Plan, resume string, seed uint64) error {
+	if err := plan.Describe(w); err != nil {
+		return err
+	}
+	if resume != "" {
+		rd, err := results.Read(resume)
+		if err != nil {
+			return fmt.Errorf("resume %s: %w", resume, err)
+		}
+		if o := rd.Run.Order; o != nil {
+			seed = o.Seed
+		}
+	}
+	ids := make([]string, len(plan.Scenarios))
+	for i, sc := range plan.Scenarios {
+		ids[i] = sc.ID
+	}
+	return runner.WriteOrder(w, runner.Order(ids, plan.Repeats, seed), seed)
 }
 
 // loadStudy reads the study named by args, or the copy kept in a run directory to resume.

@@ -4,6 +4,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,8 @@ func TestRunCommandErrors(t *testing.T) {
 			want: []string{"resume", "nothing"}},
 		{name: "study and resume", args: []string{"run", "quick", "--resume", dir},
 			want: []string{"not both"}},
+		{name: "seed and resume", args: []string{"run", "--resume", dir, "--seed", "3"},
+			want: []string{"--seed", "--resume", "run.json"}},
 		{name: "unreachable cluster", args: []string{"run", "quick", "--bootstrap-server", closedPort(t), "--runs-dir", runs},
 			want: []string{"reach cluster at 127.0.0.1:", "connection refused"}},
 	} {
@@ -92,5 +95,22 @@ func TestRunDryRun(t *testing.T) {
 	}
 	if _, err := os.Stat(runs); !os.IsNotExist(err) {
 		t.Errorf("--dry-run created %s (%v)", runs, err)
+	}
+	// The order is printed round by round, both scenarios in each round, and a seed replays it.
+	first, _, _ := runKbench("run", file, "--dry-run", "--seed", "5")
+	again, _, _ := runKbench("run", file, "--dry-run", "--seed", "5")
+	if first != again {
+		t.Errorf("--seed 5 printed two different plans:\n%s\n%s", first, again)
+	}
+	order := first[strings.Index(first, "run order"):]
+	for _, w := range []string{"seed 5", "round 1: ", "round 2: "} {
+		if !strings.Contains(order, w) {
+			t.Errorf("run order does not mention %q:\n%s", w, order)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(order), "\n")[1:] {
+		if f := strings.Fields(line); len(f) != 4 || !slices.Contains(f, "1") || !slices.Contains(f, "2") {
+			t.Errorf("round line %q does not run both scenarios", line)
+		}
 	}
 }

@@ -57,6 +57,7 @@ func (f fixture) write(t *testing.T) string {
 		Study:         results.Study{Name: "fixture", Title: "Producer rate and broker CPU by batch size and replication", Notes: "A synthetic study for tests."},
 		Status:        results.Status{State: results.Complete},
 		Started:       f.start,
+		Order:         &results.Order{Kind: "interleaved", Seed: 42},
 		Hypotheses: []string{
 			"throughput(batch.size=16384) > 2 x throughput(batch.size=1024)",
 			"throughput(replicas=3) < throughput(replicas=1)",

@@ -47,6 +47,7 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 
 	p("## 3. Test procedure\n\n")
 	p("Each scenario ran on a fresh topic: a warm-up that is discarded, then a measured window, repeated as listed. ")
+	p("%s ", m.Order)
 	p("To reproduce the whole study run `kbench run study.yaml` in this directory. ")
 	p("The commands below reproduce one scenario with kbench and with Kafka's own tools; `%s` is the cluster's address.\n\n", bootstrapVar)
 	for _, s := range m.Scenarios {

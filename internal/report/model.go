@@ -22,12 +22,14 @@ type Model struct {
 	Environment  []KV `json:"environment"`
 	BrokerConfig []KV `json:"broker_config,omitempty"`
 	// ParamNames are the parameter columns of the tables, in the study's order.
-	ParamNames []string       `json:"param_names"`
-	Scenarios  []ScenarioView `json:"scenarios"`
-	Rows       []Row          `json:"results"`
-	Charts     []Chart        `json:"charts"`
-	Effects    []Effect       `json:"effects,omitempty"`
-	Verdicts   []Verdict      `json:"verdicts,omitempty"`
+	ParamNames []string `json:"param_names"`
+	// Order says in what order the repeats ran, in words.
+	Order     string         `json:"order"`
+	Scenarios []ScenarioView `json:"scenarios"`
+	Rows      []Row          `json:"results"`
+	Charts    []Chart        `json:"charts"`
+	Effects   []Effect       `json:"effects,omitempty"`
+	Verdicts  []Verdict      `json:"verdicts,omitempty"`
 	// References set the source study's figures beside ours.
 	References      []ReferenceRow `json:"references,omitempty"`
 	ReferenceSource string         `json:"reference_source,omitempty"`

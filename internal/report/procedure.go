@@ -37,6 +37,16 @@ func scenarioViews(rd *results.RunDir, rows []Row) []ScenarioView {
 	return out
 }
 
+// orderText says in what order the repeats ran, so a reader can judge whether drift during
+// the run (JIT warm-up, page cache, log growth) could bias one scenario against another.
+func orderText(o *results.Order) string {
+	if o == nil {
+		return "The repeats of each scenario ran back to back, scenarios in the study's order, so drift during the run may bias later scenarios against earlier ones."
+	}
+	return fmt.Sprintf("The repeats ran %s: repeat 1 of every scenario, then repeat 2 of every scenario, and so on, the scenarios in a new random order each round (seed %d; kbench run study.yaml --seed %d replays the order), so drift during the run shows as spread between repeats, not as a bias between scenarios.",
+		o.Kind, o.Seed, o.Seed)
+}
+
 func workloadText(w results.Workload) string {
 	var parts []string
 	if w.Producers > 0 {

@@ -54,6 +54,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 		Kbench:     run.KbenchVersion,
 		Dir:        rd.Dir,
 		ParamNames: paramNames(run.Scenarios),
+		Order:      orderText(run.Order),
 	}
 	if m.Title == "" {
 		m.Title = run.Study.Name

@@ -14,6 +14,9 @@ type Run struct {
 	Finished time.Time `json:"finished,omitzero"`
 	// Scenarios are listed in the order the study defines them.
 	Scenarios []Scenario `json:"scenarios"`
+	// Order is the order the repeats ran in; nil in runs made before it was recorded,
+	// which ran each scenario's repeats back to back in the study's order.
+	Order *Order `json:"order,omitempty"`
 	// Hypotheses are the study's claims, in the claim syntax, evaluated by the report.
 	Hypotheses  []string    `json:"hypotheses,omitempty"`
 	Reference   *Reference  `json:"reference,omitempty"`
@@ -55,6 +58,14 @@ type Scenario struct {
 	Params []Param `json:"params"`
 	// Repeats is the number of repeats planned.
 	Repeats int `json:"repeats"`
+}
+
+// Order describes the run order: Kind "interleaved" runs repeat r of every scenario before
+// repeat r+1 of any, the scenarios shuffled per round by a generator seeded with Seed
+// (runner.Order), so the same seed replays the same order.
+type Order struct {
+	Kind string `json:"kind"`
+	Seed uint64 `json:"seed"`
 }
 
 // Param is one named parameter of a scenario, such as {batch.size 16384} or {replicas 3}.

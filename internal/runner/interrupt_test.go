@@ -49,6 +49,7 @@ defaults:
 	progress := &cancelWriter{delay: 2 * time.Second, cancel: cancel} // inside the measured window
 	opts := options(t, plan, text)
 	opts.Progress = progress
+	opts.Seed = 11
 	out, err := Run(ctx, opts)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("run returned %v, want context.Canceled; progress:\n%s", err, progress.String())
@@ -71,6 +72,7 @@ defaults:
 
 	opts = options(t, plan, text)
 	opts.ResumeDir = out.Dir
+	opts.Seed = 99 // ignored: a resume keeps the recorded order
 	resumed, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("resume: %v", err)
@@ -81,6 +83,9 @@ defaults:
 	rd = readRun(t, out.Dir)
 	if rd.Run.Status.State != results.Complete {
 		t.Errorf("run.json status %+v after resume, want complete", rd.Run.Status)
+	}
+	if o := rd.Run.Order; o == nil || o.Kind != OrderKind || o.Seed != 11 {
+		t.Errorf("run.json order %+v after resume, want the first run's interleaved seed 11", o)
 	}
 	reps := repeats(t, rd, "default", 2)
 	if reps[1].Repeat != 2 || reps[1].Summary.RecordsAcked == 0 {

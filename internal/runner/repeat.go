@@ -33,35 +33,40 @@ type runner struct {
 	progress *progress
 }
 
-func (r *runner) runAll(ctx context.Context, out *Outcome) error {
+// runAll runs the repeats not yet in the run directory, in the run's interleaved order.
+func (r *runner) runAll(ctx context.Context, out *Outcome, seed uint64) error {
 	r.progress = newProgress(r.opts.Progress, r.opts.Terminal, r.plan)
+	ids := make([]string, len(r.plan.Scenarios))
+	done := make([][]int, len(r.plan.Scenarios))
 	for i, sc := range r.plan.Scenarios {
-		done, err := results.ListRepeats(r.dir, sc.ID)
-		if err != nil {
+		ids[i] = sc.ID
+		var err error
+		if done[i], err = results.ListRepeats(r.dir, sc.ID); err != nil {
 			return err
 		}
-		for n := 1; n <= r.plan.Repeats; n++ {
-			if slices.Contains(done, n) {
-				r.progress.skip()
-				continue
-			}
-			r.progress.begin(i, sc, n)
-			rep := r.runRepeat(ctx, i, sc, n)
-			if ctx.Err() != nil {
-				r.progress.end(nil)
-				return ctx.Err()
-			}
-			if err := results.WriteRepeat(r.dir, rep); err != nil {
-				return err
-			}
-			out.Repeats++
-			if !rep.Validity.Valid {
-				out.Invalid++
-			}
-			r.progress.end(rep)
-			if err := sleep(ctx, r.plan.Cooldown); err != nil {
-				return err
-			}
+	}
+	for _, step := range Order(ids, r.plan.Repeats, seed) {
+		sc, n := r.plan.Scenarios[step.Index], step.Repeat
+		if slices.Contains(done[step.Index], n) {
+			r.progress.skip()
+			continue
+		}
+		r.progress.begin(step.Index, sc, n)
+		rep := r.runRepeat(ctx, step.Index, sc, n)
+		if ctx.Err() != nil {
+			r.progress.end(nil)
+			return ctx.Err()
+		}
+		if err := results.WriteRepeat(r.dir, rep); err != nil {
+			return err
+		}
+		out.Repeats++
+		if !rep.Validity.Valid {
+			out.Invalid++
+		}
+		r.progress.end(rep)
+		if err := sleep(ctx, r.plan.Cooldown); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -35,6 +35,8 @@ type Options struct {
 	// test): the run uses it, all its listeners included, instead of starting the study's,
 	// and leaves it running.
 	Cluster *cluster.Cluster
+	// Seed orders the repeats (see Order); a resumed run keeps the seed it recorded.
+	Seed uint64
 	// MaxRate caps every scenario's target rate (records/s over all producers); 0 is no cap.
 	MaxRate float64
 	// Confirm is asked before loading a cluster that is not on loopback, with the plan as
@@ -105,7 +107,8 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		run.Study.Notes = strings.TrimSpace(run.Study.Notes + "\n" + fmt.Sprintf(
 			"The embedded cluster was started for this run and warmed up with %s of unmeasured load before the first scenario: a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths.", clusterWarmup))
 	}
-	err = r.runAll(ctx, out)
+	fmt.Fprintf(opts.Log, "run order: %s, scenarios shuffled per round, seed %d\n", run.Order.Kind, run.Order.Seed)
+	err = r.runAll(ctx, out, run.Order.Seed)
 	if err == nil {
 		out.Complete = true
 	}
@@ -133,6 +136,11 @@ func openRun(opts Options, prev *results.Run) (*results.Run, string, error) {
 	if prev != nil {
 		prev.Status = results.Status{State: results.Incomplete, Reason: "running"}
 		prev.Finished = time.Time{}
+		if prev.Order == nil {
+			// A run from before the order was recorded ran scenario by scenario; its
+			// missing repeats now run interleaved with this seed.
+			prev.Order = &results.Order{Kind: OrderKind, Seed: opts.Seed}
+		}
 		return prev, opts.ResumeDir, nil
 	}
 	dir, err := results.Create(opts.RunsDir, time.Now(), plan.Name)
@@ -143,6 +151,7 @@ func openRun(opts Options, prev *results.Run) (*results.Run, string, error) {
 		return nil, "", err
 	}
 	run := newRun(plan, opts.Version)
+	run.Order = &results.Order{Kind: OrderKind, Seed: opts.Seed}
 	if err := results.WriteRun(dir, run); err != nil {
 		return nil, "", err
 	}

@@ -14,8 +14,16 @@ import (
 // (any other error) so CI can tell a slower build from a broken run.
 const exitRegression = 3
 
+// exitNotComparable is compare's exit code under --fail-on-regression when no regression was
+// found but some scenarios could not be judged because B ran a different workload or
+// cluster: a CI gate must not pass a build it did not measure like for like.
+const exitNotComparable = 4
+
 func newCompareCommand() *cobra.Command {
-	var failPct float64
+	var (
+		failPct        float64
+		allowDifferent bool
+	)
 	cmd := &cobra.Command{
 		Use:   "compare RUN_A RUN_B",
 		Short: "Compare two runs scenario by scenario",
@@ -26,11 +34,23 @@ overlap (may be noise), "?" a run has one repeat only.
 
 With --fail-on-regression PCT, compare exits with code 3 when a figure of B is worse than A's
 by more than PCT percent (lower throughput, higher latency or CPU), unless the repeats of
-the two runs overlap.
+the two runs overlap, or when a scenario with valid results in A has none in B (all its
+repeats invalid, or not run): each is listed with the reason.
+
+Compare also checks that A and B measured the same thing. Per scenario it compares the
+workload (record size, rate or throttle, producers and consumers, records or duration,
+warm-up, topic partitions, replicas and configs, and every recorded client property such as
+acks, batch.size or linger.ms, defaults included), and for the whole run the cluster (Kafka
+version, embedded or external, broker count, broker CPU allotment, security protocol). A
+scenario where any of these differ is shown with the mark "≠" and the differences listed,
+but is never called a regression or an improvement; under --fail-on-regression, compare
+then exits with code 4 (not comparable) if nothing else failed. --allow-different judges
+such scenarios anyway, for a deliberate A/B of one of these (a Kafka upgrade, a new acks).
 
 Examples:
   kbench compare runs/2026-03-01-quick runs/2026-03-02-quick
-  kbench compare runs/base runs/candidate --fail-on-regression 10`,
+  kbench compare runs/base runs/candidate --fail-on-regression 10
+  kbench compare runs/kafka-4.0 runs/kafka-4.1 --fail-on-regression 10 --allow-different`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if failPct < 0 {
@@ -44,7 +64,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			c, err := report.Compare(a, b)
+			c, err := report.Compare(a, b, report.CompareOptions{AllowDifferent: allowDifferent})
 			if err != nil {
 				return fmt.Errorf("unable to compare runs: %w", err)
 			}
@@ -54,18 +74,31 @@ Examples:
 			if !cmd.Flags().Changed("fail-on-regression") {
 				return nil
 			}
-			regs := c.Regressions(failPct / 100)
-			if len(regs) == 0 {
-				return nil
-			}
-			var worst []string
-			for _, d := range regs {
-				worst = append(worst, fmt.Sprintf("%s %s %+.0f%%", d.Scenario, d.Label, d.Change*100))
-			}
-			return &exitError{code: exitRegression, msg: fmt.Sprintf("%d regression(s) beyond %g%%: %s",
-				len(regs), failPct, strings.Join(worst, ", "))}
+			return gate(c, failPct)
 		},
 	}
-	cmd.Flags().Float64Var(&failPct, "fail-on-regression", 0, "exit with code 3 when a figure is worse by more than this percentage")
+	cmd.Flags().Float64Var(&failPct, "fail-on-regression", 0, "exit with code 3 when a figure is worse by more than this percentage, or a scenario valid in A is invalid or missing in B")
+	cmd.Flags().BoolVar(&allowDifferent, "allow-different", false, "judge scenarios whose workload or cluster differs between the runs")
 	return cmd
+}
+
+// gate turns a comparison into --fail-on-regression's verdict: exit 3 listing every
+// regression and broken scenario, else exit 4 when scenarios could not be judged, else nil.
+func gate(c *report.Comparison, failPct float64) error {
+	var failed []string
+	for _, b := range c.BrokenRegressions() {
+		failed = append(failed, fmt.Sprintf("%s %s", b.Scenario, b.Reason))
+	}
+	for _, d := range c.Regressions(failPct / 100) {
+		failed = append(failed, fmt.Sprintf("%s %s %+.0f%%", d.Scenario, d.Label, d.Change*100))
+	}
+	if len(failed) > 0 {
+		return &exitError{code: exitRegression, msg: fmt.Sprintf("%d regression(s) beyond %g%% or broken scenario(s): %s",
+			len(failed), failPct, strings.Join(failed, ", "))}
+	}
+	if nj := c.NotJudged(); len(nj) > 0 {
+		return &exitError{code: exitNotComparable, msg: fmt.Sprintf("%d scenario(s) not judged, B ran a different workload or cluster: %s; pass --allow-different to judge them",
+			len(nj), strings.Join(nj, ", "))}
+	}
+	return nil
 }

@@ -65,27 +65,71 @@ func TestReportCommand(t *testing.T) {
 
 func TestCompareCommand(t *testing.T) {
 	base := writeRun(t, 1, 1000)
+	invalid := func(r *results.Repeat) { r.Validity = results.Validity{Reasons: []string{"lost 3 records"}} }
+	smaller := func(r *results.Repeat) { r.Workload.RecordSize = 50 }
 	for _, tc := range []struct {
 		name string
 		rate float64
+		edit func(*results.Repeat) // applied to every repeat of acks-all in B
+		gone bool                  // acks-all removed from B
 		args []string
 		code int
+		want string // in stderr
 	}{
-		{"no limit", 500, nil, 0}, // deltas printed, no verdict asked
-		{"halved rate", 500, []string{"--fail-on-regression", "10"}, exitRegression}, // -50% beyond 10%
-		{"same rate", 1000, []string{"--fail-on-regression", "10"}, 0},               // noise only
-		{"faster", 2000, []string{"--fail-on-regression", "10"}, 0},                  // improvements never fail
+		{name: "no limit", rate: 500}, // deltas printed, no verdict asked
+		{name: "halved rate", rate: 500, args: []string{"--fail-on-regression", "10"}, code: exitRegression, want: "records/s -"}, // -48% to -52% with ±2% noise,
+		{name: "same rate", rate: 1000, args: []string{"--fail-on-regression", "10"}},                                             // noise only
+		{name: "faster", rate: 2000, args: []string{"--fail-on-regression", "10"}},                                                // improvements never fail
+		{name: "all repeats invalid", rate: 1000, edit: invalid, args: []string{"--fail-on-regression", "10"},
+			code: exitRegression, want: "acks-all no valid repeat in B: repeat 1: lost 3 records"},
+		{name: "scenario missing", rate: 1000, gone: true, args: []string{"--fail-on-regression", "10"},
+			code: exitRegression, want: "acks-all not run in B"},
+		{name: "other record size", rate: 1000, edit: smaller, args: []string{"--fail-on-regression", "10"},
+			code: exitNotComparable, want: "not judged, B ran a different workload or cluster: acks-all; pass --allow-different"},
+		{name: "other record size allowed", rate: 1000, edit: smaller, args: []string{"--fail-on-regression", "10", "--allow-different"}},
+		{name: "slower on other record size", rate: 500, edit: smaller, args: []string{"--fail-on-regression", "10"},
+			code: exitRegression, want: "acks-1 records/s -"}, // acks-1 still judged, acks-all not
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			other := writeRun(t, 2, tc.rate)
+			if tc.edit != nil {
+				editRepeats(t, other, "acks-all", tc.edit)
+			}
+			if tc.gone {
+				if err := os.RemoveAll(filepath.Join(other, "scenarios", "acks-all")); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var stdout, stderr bytes.Buffer
 			code := run(append([]string{"compare", base, other}, tc.args...), &stdout, &stderr)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, stderr.String())
 			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tc.want)
+			}
 			if !strings.Contains(stdout.String(), "acks-all") {
 				t.Errorf("output lacks the scenarios:\n%s", stdout.String())
 			}
+			if tc.name == "slower on other record size" && strings.Contains(stderr.String(), "acks-all") {
+				t.Errorf("a scenario with another record size was judged: %q", stderr.String())
+			}
 		})
+	}
+}
+
+// editRepeats rewrites the repeat files of scenario id in dir, as a person editing them would.
+func editRepeats(t *testing.T, dir, id string, edit func(*results.Repeat)) {
+	t.Helper()
+	rd, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rd.Repeats[id] {
+		r := &rd.Repeats[id][i]
+		edit(r)
+		if err := results.WriteRepeat(dir, r); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -24,7 +24,7 @@ func TestCompare(t *testing.T) {
 	same.seed = 7 // the same model with other noise: within the spread
 	a, b := readFixture(t, base), readFixture(t, same)
 
-	c, err := Compare(a, b)
+	c, err := Compare(a, b, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestCompare(t *testing.T) {
 			slow.Repeats[id][i].Summary.RecordsPerSec /= 2
 		}
 	}
-	c, err = Compare(a, slow)
+	c, err = Compare(a, slow, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -245,18 +245,9 @@ func (m *measurement) validity(filled int64) results.Validity {
 	return results.Validity{Valid: len(reasons) == 0, Reasons: reasons}
 }
 
-// sendRate is the rate the records went out at: the acknowledged records over the phase's
-// time less the last records' time in flight (the median send-to-acknowledgement latency).
-// The load's records/s runs to the last acknowledgement, so over a short window a producer
-// that kept its pace would miss it by the final records' latency alone.
+// sendRate is the rate the records went out at (results.SendRate, which the report uses too).
 func sendRate(s load.ProduceStats) float64 {
-	inFlight := float64(s.SendLatency.P50Us) / 1e6
-	elapsed := s.ElapsedSeconds - inFlight
-	if elapsed <= 0 || elapsed < s.ElapsedSeconds/2 {
-		// Latency is most of the window: the producer did not keep up.
-		return s.RecordsPerSec
-	}
-	return float64(s.Acked) / elapsed
+	return results.SendRate(s.Acked, s.ElapsedSeconds, s.RecordsPerSec, usToMs(float64(s.SendLatency.P50Us)))
 }
 
 func firstError(errs map[string]int64) string {

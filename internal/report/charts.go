@@ -256,25 +256,40 @@ var nines = plot.ConstantTicks{
 }
 
 // latencyCharts draws latency against percentile, one line per scenario, from the
-// histograms of the valid repeats merged.
+// histograms of the valid repeats merged. A paced scenario also gets its send-time curve,
+// dashed in the same colour: where the two part, the producer fell behind its schedule.
 func latencyCharts(rows []Row) ([]Chart, error) {
 	type curve struct {
-		id  string
-		xys plotter.XYs
+		id        string
+		due, send plotter.XYs
 	}
 	var curves []curve
+	withSend := false
 	for _, r := range rows {
-		if xys := percentileCurve(mergeBuckets(r.repeatsForPlot, results.LatencyDue)); len(xys) > 0 {
-			curves = append(curves, curve{r.ID, xys})
+		due := percentileCurve(mergeBuckets(r.repeatsForPlot, results.LatencyDue))
+		if len(due) == 0 {
+			continue
 		}
+		c := curve{id: r.ID, due: due}
+		if r.TargetRate > 0 {
+			c.send = percentileCurve(mergeBuckets(r.repeatsForPlot, results.LatencySend))
+			withSend = withSend || len(c.send) > 0
+		}
+		curves = append(curves, c)
 	}
+	// Scenarios per chart: each may draw two lines.
+	per := maxLines
+	if withSend {
+		per = maxLines / 2
+	}
+	parts := (len(curves) + per - 1) / per
 	var charts []Chart
-	for part := 0; part*maxLines < len(curves); part++ {
-		chunk := curves[part*maxLines : min(len(curves), (part+1)*maxLines)]
+	for part := range parts {
+		chunk := curves[part*per : min(len(curves), (part+1)*per)]
 		title := "Produce latency by percentile"
 		name := "latency"
-		if len(curves) > maxLines {
-			title = fmt.Sprintf("%s (%d of %d)", title, part+1, (len(curves)+maxLines-1)/maxLines)
+		if parts > 1 {
+			title = fmt.Sprintf("%s (%d of %d)", title, part+1, parts)
 			name = fmt.Sprintf("latency-%d", part+1)
 		}
 		p := newPlot(title, "percentile", "latency (ms, log scale)")
@@ -284,21 +299,41 @@ func latencyCharts(rows []Row) ([]Chart, error) {
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		p.Legend.Left = true
 		for i, c := range chunk {
-			l, err := plotter.NewLine(c.xys)
+			col := palette[i%len(palette)]
+			l, err := plotter.NewLine(c.due)
 			if err != nil {
 				return nil, fmt.Errorf("unable to draw latency of %s: %w", c.id, err)
 			}
-			l.Color, l.Width = palette[i%len(palette)], vg.Points(lineWidthPts)
+			l.Color, l.Width = col, vg.Points(lineWidthPts)
 			p.Add(l)
-			p.Legend.Add(c.id, l)
+			label := c.id
+			if withSend {
+				label += " (due)"
+			}
+			p.Legend.Add(label, l)
+			if len(c.send) == 0 {
+				continue
+			}
+			ls, err := plotter.NewLine(c.send)
+			if err != nil {
+				return nil, fmt.Errorf("unable to draw send latency of %s: %w", c.id, err)
+			}
+			ls.Color, ls.Width = col, vg.Points(lineWidthPts)
+			ls.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			p.Add(ls)
+			p.Legend.Add(c.id+" (send)", ls)
 		}
 		p.Y.Max *= 10 // a decade of headroom keeps the legend (top left) clear of the curves
 		svg, err := render(p, chartWidth, chartHeight)
 		if err != nil {
 			return nil, err
 		}
-		charts = append(charts, Chart{Name: name, Title: title, SVG: svg,
-			Caption: "Latency from the moment each record was due to its acknowledgement, all valid repeats together."})
+		caption := "Latency from the moment each record was due to its acknowledgement, all valid repeats together."
+		if withSend {
+			caption = "Solid: latency from the moment each record was due to its acknowledgement; dashed: from its actual send " +
+				"(paced scenarios). Where they part, records waited for a slot the producer could not keep. All valid repeats together."
+		}
+		charts = append(charts, Chart{Name: name, Title: title, SVG: svg, Caption: caption})
 	}
 	return charts, nil
 }

@@ -48,7 +48,8 @@ func effects(rd *results.RunDir, rows []Row) []Effect {
 func effect(dim, context string, a, b Row, di int, ref map[string]map[string]float64) Effect {
 	e := Effect{Dimension: dim, From: a.Params[di], To: b.Params[di], Context: context}
 	e.RateRatio, e.RateSpread = ratioStat(b.RecordsPerSec, a.RecordsPerSec)
-	e.P99Change = change(a.P99.Median, b.P99.Median)
+	pa, pb, label := effectP99(a, b)
+	e.P99Change = change(pa.Median, pb.Median)
 	e.CPUChange = change(a.BrokerCores.Median, b.BrokerCores.Median)
 	if ra, rb := ref[a.ID]["records_per_sec"], ref[b.ID]["records_per_sec"]; ra > 0 && rb > 0 {
 		e.SourceRatio = rb / ra
@@ -60,8 +61,8 @@ func effect(dim, context string, a, b Row, di int, ref map[string]map[string]flo
 	if e.RateSpread > 0 {
 		fmt.Fprintf(&s, " (±%.0f%%)", e.RateSpread*100)
 	}
-	if a.P99.N > 0 && b.P99.N > 0 {
-		fmt.Fprintf(&s, ", p99 latency %s", pct(e.P99Change))
+	if pa.N > 0 && pb.N > 0 {
+		fmt.Fprintf(&s, ", %s %s", label, pct(e.P99Change))
 	}
 	if a.BrokerCores.N > 0 && b.BrokerCores.N > 0 {
 		fmt.Fprintf(&s, ", broker CPU %s", pct(e.CPUChange))
@@ -78,6 +79,22 @@ func effect(dim, context string, a, b Row, di int, ref map[string]map[string]flo
 	}
 	e.Text = s.String()
 	return e
+}
+
+// effectP99 picks the p99 an effect compares, and names it: send time when a throttle was
+// not reached on either side (due time there measures the backlog), and says when the
+// latency is buffer-bound on both.
+func effectP99(a, b Row) (pa, pb Stat, label string) {
+	backlog := a.LatencyBasis == LatencyBacklog || b.LatencyBasis == LatencyBacklog
+	switch {
+	case backlog && a.SendP99 != nil && b.SendP99 != nil:
+		return *a.SendP99, *b.SendP99, "send-time p99"
+	case backlog:
+		return Stat{}, Stat{}, ""
+	case a.LatencyBasis == LatencyBufferBound && b.LatencyBasis == LatencyBufferBound:
+		return a.P99, b.P99, "p99 latency (buffer-bound)"
+	}
+	return a.P99, b.P99, "p99 latency"
 }
 
 // direction classifies a ratio as up (1), down (-1) or flat (0, within 5%).

@@ -12,18 +12,30 @@ import (
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"header":      func(m *Model) string { return strings.Trim(headerLine(m), "*") },
-	"params":      rowParams,
-	"cells":       resultCells,
-	"columns":     func() []string { return resultColumns },
-	"svg":         func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
-	"mark":        verdictMark,
-	"num":         num,
-	"ratio":       ratioText,
-	"agree":       agreeText,
-	"join":        strings.Join,
-	"hasAgreeing": hasAgreeing,
+	"header":          func(m *Model) string { return strings.Trim(headerLine(m), "*") },
+	"params":          rowParams,
+	"throughputTable": throughputTable,
+	"latencyTable":    latencyTable,
+	"intro":           intro,
+	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
+	"mark":            verdictMark,
+	"num":             num,
+	"ratio":           ratioText,
+	"agree":           agreeText,
+	"join":            strings.Join,
+	"hasAgreeing":     hasAgreeing,
 }).Parse(htmlSource))
+
+// intro is one of the results section's explanations by name.
+func intro(name string) string {
+	switch name {
+	case "results":
+		return resultsIntro
+	case "throughput":
+		return throughputIntro
+	}
+	return latencyIntro
+}
 
 func hasAgreeing(es []Effect) bool {
 	for _, e := range es {

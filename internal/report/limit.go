@@ -7,23 +7,29 @@ import (
 	"github.com/kbench/kbench/internal/results"
 )
 
-// Thresholds above which a resource counts as saturated.
+// Thresholds above which a measured resource counts as saturated. A target counts as reached
+// at results.MinRateShare, the validity gate's own share.
 const (
-	targetReached   = 0.97 // share of the target rate that means the target, not a resource, limited
 	brokerCPUBusy   = 80.0 // % of a broker's CPU allotment
 	hostCPUBusy     = 85.0 // % of all host cores
 	diskBusy        = 80.0 // % of time the disk was busy
 	clientCoresBusy = 0.80 // share of the host's cores used by the clients
 )
 
-// limitOf names the resource that limited a scenario, from the medians of its valid repeats.
-// The checks run from the most specific to the least: a met target rate, a saturated broker,
-// the clients, the host as a whole, the disk; when nothing is saturated, the producer's
-// request pipeline or replication round trips limited the rate.
-func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
-	if len(valid) == 0 {
-		return Limit{Resource: "unknown", Evidence: "no valid repeat"}
-	}
+// notDetermined is the limit when no measured resource explains the rate.
+const notDetermined = "not determined"
+
+// measured are the medians, over the valid repeats, of the figures the limit is judged on;
+// a has* flag is false when no repeat measured the figure.
+type measured struct {
+	brokerPct, hostPct, disk, clientCores, netMiB  float64
+	hasBroker, hasHost, hasDisk, hasClient, hasNet bool
+	// remote is set when the brokers ran elsewhere (an external cluster): the host figures
+	// are then the machine kbench ran on, and its disk says nothing about the brokers'.
+	remote bool
+}
+
+func measure(row Row, valid []results.Repeat, env results.Environment) measured {
 	med := func(f func(results.Repeat) (float64, bool)) (float64, bool) {
 		var vs []float64
 		for _, r := range valid {
@@ -34,56 +40,108 @@ func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
 		s := statOf(vs)
 		return s.Median, s.N > 0
 	}
-	brokerPct, hasBroker := med(brokerPctMax)
-	hostPct, hasHost := med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostCPUPct) })
-	disk, hasDisk := med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostDiskBusyPct) })
-	clientCores := row.ClientCores.Median
+	// The runner says "same host as the brokers" when an external cluster is on loopback.
+	m := measured{remote: env.Cluster == results.External && !strings.HasPrefix(env.ClientPlacement, "same host")}
+	m.brokerPct, m.hasBroker = med(brokerPctMax)
+	m.hostPct, m.hasHost = med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostCPUPct) })
+	m.disk, m.hasDisk = med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostDiskBusyPct) })
+	m.netMiB, m.hasNet = med(func(r results.Repeat) (float64, bool) {
+		rx, ok1 := hostField(r, results.FieldHostNetRxBps)
+		tx, ok2 := hostField(r, results.FieldHostNetTxBps)
+		return max(rx, tx) / (1 << 20), ok1 || ok2
+	})
+	m.clientCores, m.hasClient = row.ClientCores.Median, row.ClientCores.N > 0
+	return m
+}
 
-	var ev []string
-	if hasBroker {
-		ev = append(ev, fmt.Sprintf("busiest broker CPU %.0f%%", brokerPct))
+// evidence lists what was measured, and what was not, in words.
+func (m measured) evidence() (have, missing []string) {
+	if m.hasBroker {
+		have = append(have, fmt.Sprintf("busiest broker CPU %.0f%%", m.brokerPct))
+	} else {
+		missing = append(missing, "broker CPU")
 	}
-	if hasHost {
-		ev = append(ev, fmt.Sprintf("host CPU %.0f%%", hostPct))
+	host := "host"
+	if m.remote {
+		host = "kbench host"
 	}
-	if row.ClientCores.N > 0 {
-		ev = append(ev, fmt.Sprintf("client CPU %s cores", num(clientCores)))
+	if m.hasHost {
+		have = append(have, fmt.Sprintf("%s CPU %.0f%%", host, m.hostPct))
+	} else {
+		missing = append(missing, host+" CPU")
 	}
-	if hasDisk {
-		ev = append(ev, fmt.Sprintf("disk busy %.0f%%", disk))
+	if m.hasClient {
+		have = append(have, fmt.Sprintf("client CPU %s cores", num(m.clientCores)))
+	} else {
+		missing = append(missing, "client CPU")
 	}
-	evidence := strings.Join(ev, ", ")
+	if m.hasDisk {
+		have = append(have, fmt.Sprintf("%s disk busy %.0f%%", host, m.disk))
+	}
+	if m.remote {
+		missing = append(missing, "broker disk")
+	} else if !m.hasDisk {
+		missing = append(missing, "disk")
+	}
+	if m.hasNet {
+		// The link's capacity is not recorded, so network traffic is evidence, never a limit.
+		have = append(have, fmt.Sprintf("network %s MiB/s (link capacity unknown)", num(m.netMiB)))
+	} else {
+		missing = append(missing, "network")
+	}
+	return have, missing
+}
+
+// limitOf names the resource that limited a scenario, from the medians of its valid repeats.
+// It names only what was measured: a reached target rate, then a saturated broker CPU,
+// client CPU, host CPU or disk (the host's disk only when the brokers ran on it). When none of these is saturated, the limit is "not
+// determined", with the figures that were measured and those that were not.
+func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
+	if len(valid) == 0 {
+		return Limit{Resource: notDetermined, Evidence: "no valid repeat"}
+	}
+	m := measure(row, valid, env)
+	have, missing := m.evidence()
+	behind := ""
+	if row.TargetShare != nil && row.TargetShare.Median < results.MinRateShare {
+		behind = fmt.Sprintf("sent at %s of the %s records/s target", shareText(row.TargetShare.Median), num(row.TargetRate))
+	}
 	lim := func(resource, why string) Limit {
-		if evidence != "" {
-			why += "; " + evidence
+		if behind != "" && resource != notDetermined {
+			why = behind + "; " + why
+		}
+		if len(have) > 0 {
+			why += "; " + strings.Join(have, ", ")
 		}
 		return Limit{Resource: resource, Evidence: why}
 	}
-
-	rate := row.RecordsPerSec.Median
 	cores := float64(env.Host.Cores)
 	switch {
-	case row.TargetRate > 0 && rate >= targetReached*row.TargetRate:
-		return lim("target rate", fmt.Sprintf("reached %.0f%% of the %s records/s target", 100*rate/row.TargetRate, num(row.TargetRate)))
-	case hasBroker && brokerPct >= brokerCPUBusy:
-		return lim("broker CPU", fmt.Sprintf("a broker used %.0f%% of its CPU", brokerPct))
-	case cores > 0 && clientCores >= clientCoresBusy*cores:
-		return lim("client CPU", fmt.Sprintf("the clients used %s of %d cores", num(clientCores), int(cores)))
-	case hasHost && hostPct >= hostCPUBusy:
+	case row.TargetShare != nil && row.TargetShare.Median >= results.MinRateShare:
+		return lim("target rate", fmt.Sprintf("sent at %s of the %s records/s target (%.0f%% counts as reached)",
+			shareText(row.TargetShare.Median), num(row.TargetRate), 100*results.MinRateShare))
+	case m.hasBroker && m.brokerPct >= brokerCPUBusy:
+		return lim("broker CPU", fmt.Sprintf("a broker used %.0f%% of its CPU", m.brokerPct))
+	case m.hasClient && cores > 0 && m.clientCores >= clientCoresBusy*cores:
+		return lim("client CPU", fmt.Sprintf("the clients used %s of %d cores", num(m.clientCores), int(cores)))
+	case m.remote && m.hasHost && m.hostPct >= hostCPUBusy:
+		return lim("kbench host CPU", fmt.Sprintf("the machine kbench ran on was %.0f%% busy", m.hostPct))
+	case m.hasHost && m.hostPct >= hostCPUBusy:
 		who := "the brokers"
-		if clientCores > row.BrokerCores.Median {
+		if m.clientCores > row.BrokerCores.Median {
 			who = "the clients"
 		}
-		return lim("host CPU", fmt.Sprintf("the host's cores were %.0f%% busy, most of it %s (clients and brokers share the host)", hostPct, who))
-	case hasDisk && disk >= diskBusy:
-		return lim("disk", fmt.Sprintf("the data disk was busy %.0f%% of the time", disk))
+		return lim("host CPU", fmt.Sprintf("the host's cores were %.0f%% busy, most of it %s (clients and brokers share the host)", m.hostPct, who))
+	case !m.remote && m.hasDisk && m.disk >= diskBusy:
+		return lim("disk", fmt.Sprintf("the data disk was busy %.0f%% of the time", m.disk))
 	}
-	acks := valid[0].ProducerConfig["acks"]
-	if acks == "" {
-		acks = valid[0].Workload.ProducerProps["acks"]
+	why := "no measured resource reached its threshold"
+	if behind != "" {
+		why = behind + ", and no measured resource reached its threshold"
 	}
-	if (acks == "all" || acks == "-1") && valid[0].Topic.Replicas > 1 {
-		return lim("replication", fmt.Sprintf("no resource saturated; acks=%s waits for %d replicas on every batch", acks, valid[0].Topic.Replicas))
+	l := lim(notDetermined, why)
+	if len(missing) > 0 {
+		l.Evidence += "; not measured: " + strings.Join(missing, ", ")
 	}
-	return lim("producer pipeline", "no resource saturated; the rate is bounded by batch size and requests in flight per broker (batch.size, linger.ms, max.in.flight)")
+	return l
 }

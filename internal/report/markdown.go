@@ -60,16 +60,11 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	}
 
 	p("## 4. Test results\n\n")
-	p("Medians over the valid repeats. MiB/s is 1024×1024 bytes per second, as Kafka's tools print MB/sec. ")
-	p("Latency is from the moment a record was due to its acknowledgement, in milliseconds. ")
-	p("Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...). ")
-	p("Spread is half the range of the repeats' records/s over the median.\n\n")
-	head = append(append([]string{"Scenario"}, m.ParamNames...), resultColumns...)
-	rows = nil
-	for _, r := range m.Rows {
-		rows = append(rows, append(append([]string{"`" + r.ID + "`"}, r.Params...), resultCells(r)...))
-	}
-	mdTable(b, head, rows)
+	p("%s\n\n", resultsIntro)
+	p("### 4.1 Throughput and CPU\n\n%s\n\n", throughputIntro)
+	mdResultTable(b, throughputTable(m))
+	p("### 4.2 Latency\n\n%s\n\n", latencyIntro)
+	mdResultTable(b, latencyTable(m))
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {
@@ -149,6 +144,15 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		}
 	}
 	return b.Flush()
+}
+
+// mdResultTable writes a results table with the scenario IDs as code.
+func mdResultTable(w io.Writer, t textTable) {
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = append([]string{"`" + r[0] + "`"}, r[1:]...)
+	}
+	mdTable(w, t.Head, rows)
 }
 
 func headerLine(m *Model) string {

@@ -36,6 +36,10 @@ type Model struct {
 	ReferenceNotes  []string       `json:"reference_notes,omitempty"`
 	// Warnings are things a reader must know before trusting the numbers.
 	Warnings []string `json:"warnings,omitempty"`
+	// BrokerIDs are the brokers whose columns the tables show, in order; MissingBrokers
+	// those of them without metrics (all of them when the run had none).
+	BrokerIDs      []string `json:"broker_ids,omitempty"`
+	MissingBrokers []string `json:"brokers_without_metrics,omitempty"`
 }
 
 // KV is one label/value row.
@@ -85,19 +89,31 @@ type Row struct {
 	// Valid and Total count the repeats; medians use the valid ones only.
 	Valid int `json:"valid_repeats"`
 	Total int `json:"total_repeats"`
+	// Kind is the workload: produce, consume or produce+consume.
+	Kind string `json:"kind,omitempty"`
 	// TargetRate is the target in records/s (0 when unlimited).
-	TargetRate    float64 `json:"target_rate,omitempty"`
-	RecordsPerSec Stat    `json:"records_per_sec"`
-	MiBPerSec     Stat    `json:"mib_per_sec"`
-	LatAvg        Stat    `json:"latency_avg_ms"`
-	P50           Stat    `json:"latency_p50_ms"`
-	P95           Stat    `json:"latency_p95_ms"`
-	P99           Stat    `json:"latency_p99_ms"`
-	P999          Stat    `json:"latency_p999_ms"`
-	Max           Stat    `json:"latency_max_ms"`
+	TargetRate float64 `json:"target_rate,omitempty"`
+	// TargetShare is the share of TargetRate the producers sent at (results.SendRate), when
+	// the scenario was paced.
+	TargetShare *Stat `json:"target_share,omitempty"`
+	// LatencyBasis says what the due-time latency measures: LatencyPaced, LatencyBacklog or
+	// LatencyBufferBound; "" when the scenario did not produce.
+	LatencyBasis  string `json:"latency_basis,omitempty"`
+	RecordsPerSec Stat   `json:"records_per_sec"`
+	MiBPerSec     Stat   `json:"mib_per_sec"`
+	LatAvg        Stat   `json:"latency_avg_ms"`
+	P50           Stat   `json:"latency_p50_ms"`
+	P95           Stat   `json:"latency_p95_ms"`
+	P99           Stat   `json:"latency_p99_ms"`
+	P999          Stat   `json:"latency_p999_ms"`
+	Max           Stat   `json:"latency_max_ms"`
 	// SendP99 is the p99 from actual send, shown when a rate limit makes it differ.
 	SendP99 *Stat `json:"send_latency_p99_ms,omitempty"`
-	E2EP99  *Stat `json:"e2e_latency_p99_ms,omitempty"`
+	// BrokerProduceP50 and BrokerProduceP99 are the brokers' own Produce request time
+	// (RequestMetrics TotalTimeMs), the slowest broker's, when broker metrics were scraped.
+	BrokerProduceP50 *Stat `json:"broker_produce_p50_ms,omitempty"`
+	BrokerProduceP99 *Stat `json:"broker_produce_p99_ms,omitempty"`
+	E2EP99           *Stat `json:"e2e_latency_p99_ms,omitempty"`
 	// ConsumerMiBPerSec is the consumer's rate, when the scenario consumes.
 	ConsumerMiBPerSec *Stat `json:"consumer_mib_per_sec,omitempty"`
 	// Brokers holds each broker's mean CPU over the window (median over repeats).
@@ -114,7 +130,19 @@ type Row struct {
 	repeatsForPlot []results.Repeat
 }
 
-// BrokerCPU is one broker's CPU in a scenario.
+// What a scenario's due-time latency measures (Row.LatencyBasis).
+const (
+	// LatencyPaced: the producers kept their pace, so due time is close to send time.
+	LatencyPaced = "paced"
+	// LatencyBacklog: a throttle or target was not reached; due-time latency counts the
+	// records waiting for their slot and grows with the scenario's length.
+	LatencyBacklog = "backlog"
+	// LatencyBufferBound: unthrottled; latency is mostly time queued in the client's buffer.
+	LatencyBufferBound = "buffer-bound"
+)
+
+// BrokerCPU is one broker's CPU in a scenario; Cores.N and Pct.N are 0 when the broker had
+// no metrics.
 type BrokerCPU struct {
 	Broker string `json:"broker"`
 	Cores  Stat   `json:"cores"`
@@ -143,7 +171,8 @@ type Effect struct {
 	// RateRatio is records/s of To over From; RateSpread its relative half-range.
 	RateRatio  float64 `json:"rate_ratio"`
 	RateSpread float64 `json:"rate_spread"`
-	// P99Change and CPUChange are relative changes (-0.52 for -52%).
+	// P99Change and CPUChange are relative changes (-0.52 for -52%). P99Change compares
+	// send-time p99 when either side did not reach its throttle (0 when that was not measured).
 	P99Change float64 `json:"p99_change"`
 	CPUChange float64 `json:"broker_cpu_change"`
 	// SourceRatio is the same ratio in the source study's figures (0 when unknown), and

@@ -61,12 +61,18 @@ func workloadText(w results.Workload) string {
 	if w.NumRecords > 0 {
 		parts = append(parts, group(fmt.Sprint(w.NumRecords))+" records")
 	}
-	if w.Duration > 0 {
+	switch {
+	case w.Duration > 0 && w.Warmup > 0:
 		parts = append(parts, fmt.Sprintf("%g s measured after a %g s warm-up", w.Duration, w.Warmup))
+	case w.Duration > 0:
+		parts = append(parts, fmt.Sprintf("%g s measured", w.Duration))
 	}
-	if w.Throughput > 0 {
+	switch {
+	case w.Producers == 0:
+		// A consume-only scenario reads what is there: no pace to state.
+	case w.Throughput > 0:
 		parts = append(parts, fmt.Sprintf("target %s records/s", num(w.Throughput)))
-	} else {
+	default:
 		parts = append(parts, "unthrottled")
 	}
 	return strings.Join(parts, ", ")
@@ -142,7 +148,8 @@ func shellQuote(s string) string {
 }
 
 // warnings lists what a reader must know before trusting the numbers.
-func warnings(rd *results.RunDir, rows []Row, spreadLimit float64) []string {
+func warnings(rd *results.RunDir, m *Model, spreadLimit float64) []string {
+	rows := m.Rows
 	var w []string
 	if rd.Run.Status.State != results.Complete {
 		reason := rd.Run.Status.Reason
@@ -173,7 +180,62 @@ func warnings(rd *results.RunDir, rows []Row, spreadLimit float64) []string {
 		w = append(w, fmt.Sprintf("The repeats of %s spread by more than ±%.0f%% (records/s) or ±%.0f%% (p99); treat their medians with care and run more repeats.",
 			strings.Join(unstable, ", "), spreadLimit*100, 2*spreadLimit*100))
 	}
-	return w
+	if n := brokerNote(rd, m); n != "" {
+		w = append(w, n)
+	}
+	return append(w, latencyNotes(rows)...)
+}
+
+// brokerNote says, once, which brokers had no metrics: their columns show "-" and the limit
+// analysis cannot judge them.
+func brokerNote(rd *results.RunDir, m *Model) string {
+	measured := len(m.BrokerIDs) - len(m.MissingBrokers)
+	total := max(len(m.BrokerIDs), rd.Run.Environment.Brokers)
+	switch {
+	case len(rd.Repeats) == 0 || measured == total:
+		return ""
+	case measured == 0:
+		return "No broker metrics: pass --metrics-url (one per broker) to add them. " +
+			"Broker columns show \"-\", and the limit analysis cannot tell whether the brokers limited a scenario."
+	case len(m.MissingBrokers) > 0:
+		return fmt.Sprintf("No broker metrics for %s (metrics for %d of %d brokers): pass --metrics-url for every broker. "+
+			"Its columns show \"-\", and broker figures cover the others only.", brokerList(m.MissingBrokers), measured, total)
+	}
+	return fmt.Sprintf("Broker metrics for %d of %d brokers only: pass --metrics-url for every broker. "+
+		"Broker figures cover the measured brokers only.", measured, total)
+}
+
+// brokerList names brokers in words: "broker 3", "brokers 2 and 3", "brokers 1, 2 and 3".
+func brokerList(ids []string) string {
+	if len(ids) == 1 {
+		return "broker " + ids[0]
+	}
+	return "brokers " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
+}
+
+// latencyNotes say what the latency of scenarios that did not keep a pace measures.
+func latencyNotes(rows []Row) []string {
+	var behind, unthrottled []string
+	for _, r := range rows {
+		switch r.LatencyBasis {
+		case LatencyBacklog:
+			behind = append(behind, fmt.Sprintf("%s (sent at %s of %s records/s)", r.ID, shareText(r.TargetShare.Median), num(r.TargetRate)))
+		case LatencyBufferBound:
+			unthrottled = append(unthrottled, r.ID)
+		}
+	}
+	var notes []string
+	if len(behind) > 0 {
+		notes = append(notes, fmt.Sprintf("The throttle was not reached in %s: due-time latency there counts records waiting for a slot the producer "+
+			"could not keep, so it grows with the length of the run and measures the backlog, not the cluster. Read the send-time p99 beside it.",
+			strings.Join(behind, ", ")))
+	}
+	if len(unthrottled) > 0 {
+		notes = append(notes, fmt.Sprintf("Unthrottled scenarios (%s) hand records to the client as fast as its buffer takes them: their latency is "+
+			"mostly time queued in the client's buffer (buffer-bound), set by buffer.memory and the drain rate, not the cluster's response "+
+			"time at a chosen load. Throttle a scenario below its maximum rate to measure that.", strings.Join(unthrottled, ", ")))
+	}
+	return notes
 }
 
 func plural(n int, word string) string {

@@ -61,12 +61,13 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	}
 	m.Environment = environmentRows(run.Environment)
 	m.BrokerConfig = sortedKV(run.Environment.BrokerConfig)
-	m.Rows = resultRows(rd, m.ParamNames, run.Environment, opts.spreadLimit())
+	m.BrokerIDs, m.MissingBrokers = brokerColumns(rd)
+	m.Rows = resultRows(rd, m.ParamNames, m.BrokerIDs, run.Environment, opts.spreadLimit())
 	m.Scenarios = scenarioViews(rd, m.Rows)
 	m.Effects = effects(rd, m.Rows)
 	m.Verdicts = verdicts(run.Hypotheses, m.Rows)
 	m.References, m.ReferenceSource, m.ReferenceNotes = references(run.Reference, m.Rows)
-	m.Warnings = warnings(rd, m.Rows, opts.spreadLimit())
+	m.Warnings = warnings(rd, m, opts.spreadLimit())
 	charts, err := buildCharts(rd, m)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kbench/kbench/internal/results"
@@ -24,8 +26,8 @@ func paramNames(scenarios []results.Scenario) []string {
 }
 
 // resultRows computes one row per scenario of run.json, in the study's order, including
-// scenarios without results (Total 0) so gaps are visible.
-func resultRows(rd *results.RunDir, names []string, env results.Environment, spreadLimit float64) []Row {
+// scenarios without results (Total 0) so gaps are visible. brokers are the broker columns.
+func resultRows(rd *results.RunDir, names, brokers []string, env results.Environment, spreadLimit float64) []Row {
 	var rows []Row
 	for _, sc := range rd.Run.Scenarios {
 		reps := rd.Repeats[sc.ID]
@@ -37,6 +39,9 @@ func resultRows(rd *results.RunDir, names []string, env results.Environment, spr
 		var valid []results.Repeat
 		for _, r := range reps {
 			row.Failed += r.Summary.RecordsFailed
+			if row.Kind == "" {
+				row.Kind = r.Workload.Kind
+			}
 			if r.Validity.Valid {
 				valid = append(valid, r)
 				continue
@@ -49,15 +54,48 @@ func resultRows(rd *results.RunDir, names []string, env results.Environment, spr
 		}
 		row.Valid = len(valid)
 		row.repeatsForPlot = valid
-		if len(valid) > 0 {
+		if len(valid) > 0 && row.Kind != "consume" {
 			row.TargetRate = valid[0].Summary.TargetRate
 		}
-		fill(&row, valid)
+		fill(&row, valid, brokers)
 		row.Unstable = row.RecordsPerSec.Spread() > spreadLimit || row.P99.Spread() > 2*spreadLimit
 		row.Limit = limitOf(row, valid, env)
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// brokerColumns returns the brokers the tables show, in order, and those of them with no
+// metrics in any repeat. The series name a broker only when it was sampled, so run.json's
+// broker ids (when recorded) name the others; a broker with rows but no field is missing too.
+func brokerColumns(rd *results.RunDir) (ids, missing []string) {
+	measured := map[string]bool{}
+	var seen []string
+	for _, sc := range rd.Run.Scenarios {
+		for _, r := range rd.Repeats[sc.ID] {
+			for _, b := range r.BrokerSummary {
+				if b.Broker == results.HostSeries || measured[b.Broker] || len(b.Fields) == 0 {
+					continue
+				}
+				measured[b.Broker] = true
+				seen = append(seen, b.Broker)
+			}
+		}
+	}
+	for _, id := range rd.Run.Environment.BrokerIDs {
+		ids = append(ids, strconv.Itoa(id))
+	}
+	for _, b := range seen {
+		if !slices.Contains(ids, b) {
+			ids = append(ids, b)
+		}
+	}
+	for _, id := range ids {
+		if !measured[id] {
+			missing = append(missing, id)
+		}
+	}
+	return ids, missing
 }
 
 // metric extracts one figure from a repeat; the names are the claim package's canonical
@@ -162,7 +200,7 @@ func statOfMetric(reps []results.Repeat, name string) Stat {
 	return statOf(vs)
 }
 
-func fill(row *Row, valid []results.Repeat) {
+func fill(row *Row, valid []results.Repeat, brokers []string) {
 	row.RecordsPerSec = statOfMetric(valid, "records_per_sec")
 	row.MiBPerSec = statOfMetric(valid, "mib_per_sec")
 	row.LatAvg = statOfMetric(valid, "avg")
@@ -174,54 +212,90 @@ func fill(row *Row, valid []results.Repeat) {
 	row.BrokerCores = statOfMetric(valid, "broker_cpu")
 	row.ClientCores = statOfMetric(valid, "client_cpu")
 	row.ClientCPUPerM = statOfMetric(valid, "client_cpu_per_million")
-	var send, e2e, cons []float64
-	for _, r := range valid {
-		if l := r.Summary.SendLatency; l != nil && l.Count > 0 {
-			send = append(send, l.P99Ms)
+	// optional is the stat of f over the repeats that measured it, nil when none did.
+	optional := func(f func(results.Repeat) (float64, bool)) *Stat {
+		var vs []float64
+		for _, r := range valid {
+			if v, ok := f(r); ok {
+				vs = append(vs, v)
+			}
 		}
-		if l := r.Summary.EndToEnd; l != nil && l.Count > 0 {
-			e2e = append(e2e, l.P99Ms)
+		if len(vs) == 0 {
+			return nil
 		}
+		s := statOf(vs)
+		return &s
+	}
+	if row.TargetRate > 0 {
+		row.SendP99 = optional(func(r results.Repeat) (float64, bool) {
+			l := r.Summary.SendLatency
+			return latencyP99(l), l != nil && l.Count > 0
+		})
+		row.TargetShare = optional(func(r results.Repeat) (float64, bool) { return r.Summary.TargetShare() })
+	}
+	row.E2EP99 = optional(func(r results.Repeat) (float64, bool) {
+		l := r.Summary.EndToEnd
+		return latencyP99(l), l != nil && l.Count > 0
+	})
+	row.ConsumerMiBPerSec = optional(func(r results.Repeat) (float64, bool) {
 		if c := r.Summary.Consumer; c != nil {
-			cons = append(cons, c.MiBPerSec)
+			return c.MiBPerSec, true
 		}
-	}
-	if len(send) > 0 && row.TargetRate > 0 {
-		s := statOf(send)
-		row.SendP99 = &s
-	}
-	if len(e2e) > 0 {
-		s := statOf(e2e)
-		row.E2EP99 = &s
-	}
-	if len(cons) > 0 {
-		s := statOf(cons)
-		row.ConsumerMiBPerSec = &s
-	}
-	// Per-broker CPU, in the order the brokers appear in the first repeat.
-	var order []string
-	cores := map[string][]float64{}
-	pct := map[string][]float64{}
-	for _, r := range valid {
-		for _, b := range r.BrokerSummary {
-			if b.Broker == results.HostSeries {
-				continue
+		return 0, false
+	})
+	row.BrokerProduceP50 = optional(func(r results.Repeat) (float64, bool) { return slowestBroker(r, results.FieldProduceTimeP50) })
+	row.BrokerProduceP99 = optional(func(r results.Repeat) (float64, bool) { return slowestBroker(r, results.FieldProduceTimeP99) })
+	row.LatencyBasis = latencyBasis(*row)
+	for _, b := range brokers {
+		var cores, pct []float64
+		for _, r := range valid {
+			if v, ok := brokerField(r, b, results.FieldCPUCores); ok {
+				cores = append(cores, v)
 			}
-			if _, seen := cores[b.Broker]; !seen {
-				order = append(order, b.Broker)
-				cores[b.Broker] = nil
-			}
-			if st, ok := b.Fields[results.FieldCPUCores]; ok {
-				cores[b.Broker] = append(cores[b.Broker], st.Mean)
-			}
-			if st, ok := b.Fields[results.FieldCPUPct]; ok {
-				pct[b.Broker] = append(pct[b.Broker], st.Mean)
+			if v, ok := brokerField(r, b, results.FieldCPUPct); ok {
+				pct = append(pct, v)
 			}
 		}
+		row.Brokers = append(row.Brokers, BrokerCPU{Broker: b, Cores: statOf(cores), Pct: statOf(pct)})
 	}
-	for _, b := range order {
-		row.Brokers = append(row.Brokers, BrokerCPU{Broker: b, Cores: statOf(cores[b]), Pct: statOf(pct[b])})
+}
+
+// latencyBasis says what a row's due-time latency measures: a scenario that did not produce
+// has none; an unthrottled one sends as fast as the client's buffer takes records; a paced one
+// measures the cluster only while it kept its pace (the validity gate's share).
+func latencyBasis(row Row) string {
+	switch {
+	case row.Valid == 0 || row.Kind == "consume" || row.P99.N == 0:
+		return ""
+	case row.TargetRate <= 0:
+		return LatencyBufferBound
+	case row.TargetShare != nil && row.TargetShare.Median < results.MinRateShare:
+		return LatencyBacklog
 	}
+	return LatencyPaced
+}
+
+func latencyP99(l *results.Latency) float64 {
+	if l == nil {
+		return 0
+	}
+	return l.P99Ms
+}
+
+// slowestBroker is the highest mean of a broker field over the brokers that measured it:
+// for a request-time percentile, an upper bound of the same percentile over all brokers.
+func slowestBroker(r results.Repeat, field string) (float64, bool) {
+	var m float64
+	var ok bool
+	for _, b := range r.BrokerSummary {
+		if b.Broker == results.HostSeries {
+			continue
+		}
+		if st, has := b.Fields[field]; has {
+			m, ok = max(m, st.Mean), true
+		}
+	}
+	return m, ok
 }
 
 // paramContext renders the parameters of row other than dim, for effect sentences.

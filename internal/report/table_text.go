@@ -2,32 +2,126 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// resultColumns are the results table's figure columns after the parameters, laid out like
-// the source white papers.
-var resultColumns = []string{"records/s", "MiB/s", "avg ms", "p50 ms", "p95 ms", "p99 ms", "p99.9 ms", "max ms",
-	"broker CPU %", "client CPU s/M rec", "spread", "valid"}
-
-// resultCells renders one row's figure columns.
-func resultCells(r Row) []string {
-	return []string{
-		medianText(r.RecordsPerSec), medianText(r.MiBPerSec), medianText(r.LatAvg), medianText(r.P50),
-		medianText(r.P95), medianText(r.P99), medianText(r.P999), medianText(r.Max),
-		brokerPctText(r), medianText(r.ClientCPUPerM), spreadText(r.RecordsPerSec), validText(r),
-	}
+// column is one figure column of a results table. An optional column is shown only when
+// some row has a value for it; the others always show, "-" where nothing was measured.
+type column struct {
+	head     string
+	cell     func(Row) string
+	optional func(Row) bool
 }
 
-// brokerPctText lists each broker's mean CPU %, "54 / 55 / 52", like a console per broker.
-func brokerPctText(r Row) string {
-	var parts []string
-	for _, b := range r.Brokers {
-		if b.Pct.N > 0 {
-			parts = append(parts, fmt.Sprintf("%.0f", b.Pct.Median))
+// throughputColumns and latencyColumns are the two results tables' figure columns after the
+// parameters, laid out like the source white papers.
+var throughputColumns = []column{
+	{head: "target rec/s", cell: func(r Row) string { return targetText(r) }},
+	{head: "records/s", cell: func(r Row) string { return medianText(r.RecordsPerSec) }},
+	{head: "MiB/s", cell: func(r Row) string { return medianText(r.MiBPerSec) }},
+	{head: "consumer MiB/s", cell: func(r Row) string { return optText(r.ConsumerMiBPerSec) },
+		optional: func(r Row) bool { return r.ConsumerMiBPerSec != nil }},
+	{head: "broker CPU %", cell: brokerPctText},
+	{head: "client CPU s/M rec", cell: func(r Row) string { return medianText(r.ClientCPUPerM) }},
+	{head: "spread", cell: func(r Row) string { return spreadText(r.RecordsPerSec) }},
+	{head: "valid", cell: validText},
+}
+
+var latencyColumns = []column{
+	{head: "latency is", cell: basisText},
+	{head: "avg ms", cell: func(r Row) string { return medianText(r.LatAvg) }},
+	{head: "p50 ms", cell: func(r Row) string { return medianText(r.P50) }},
+	{head: "p95 ms", cell: func(r Row) string { return medianText(r.P95) }},
+	{head: "p99 ms", cell: func(r Row) string { return medianText(r.P99) }},
+	{head: "p99.9 ms", cell: func(r Row) string { return medianText(r.P999) }},
+	{head: "max ms", cell: func(r Row) string { return medianText(r.Max) }},
+	{head: "send p99 ms", cell: func(r Row) string { return optText(r.SendP99) },
+		optional: func(r Row) bool { return r.SendP99 != nil }},
+	{head: "e2e p99 ms", cell: func(r Row) string { return optText(r.E2EP99) },
+		optional: func(r Row) bool { return r.E2EP99 != nil }},
+	{head: "broker Produce p50 ms", cell: func(r Row) string { return optText(r.BrokerProduceP50) }},
+	{head: "broker Produce p99 ms", cell: func(r Row) string { return optText(r.BrokerProduceP99) }},
+}
+
+// textTable is a results table as text, the same for Markdown and HTML; the cells from
+// Figures on are numbers.
+type textTable struct {
+	Head    []string
+	Rows    [][]string
+	Figures int
+}
+
+// resultTable lays out one results table: the scenario, its parameters, then the columns
+// that apply to this run.
+func resultTable(m *Model, cols []column) textTable {
+	var shown []column
+	for _, c := range cols {
+		if c.optional == nil || slices.ContainsFunc(m.Rows, c.optional) {
+			shown = append(shown, c)
 		}
 	}
-	if len(parts) == 0 {
+	t := textTable{Head: append([]string{"Scenario"}, m.ParamNames...), Figures: 1 + len(m.ParamNames)}
+	for _, c := range shown {
+		t.Head = append(t.Head, c.head)
+	}
+	for _, r := range m.Rows {
+		cells := append([]string{r.ID}, r.Params...)
+		for _, c := range shown {
+			cells = append(cells, c.cell(r))
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}
+
+func throughputTable(m *Model) textTable { return resultTable(m, throughputColumns) }
+func latencyTable(m *Model) textTable    { return resultTable(m, latencyColumns) }
+
+// targetText is the paced rate, "-" when unthrottled.
+func targetText(r Row) string {
+	if r.TargetRate <= 0 {
+		return "-"
+	}
+	return num(r.TargetRate)
+}
+
+// basisText says what the row's latency measures, with the share sent when behind.
+func basisText(r Row) string {
+	switch r.LatencyBasis {
+	case LatencyBacklog:
+		return "backlog: sent " + shareText(r.TargetShare.Median) + " of target"
+	case "":
+		return "-"
+	}
+	return r.LatencyBasis
+}
+
+// shareText is a share of a target rate to one decimal, "96.6%", so a share just under a
+// threshold never reads as the threshold.
+func shareText(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
+
+func optText(s *Stat) string {
+	if s == nil {
+		return "-"
+	}
+	return medianText(*s)
+}
+
+// brokerPctText lists each broker's mean CPU % in the order of the broker columns,
+// "54 / - / 52", "-" for a broker without metrics, like a console per broker.
+func brokerPctText(r Row) string {
+	var parts []string
+	measured := false
+	for _, b := range r.Brokers {
+		if b.Pct.N == 0 {
+			parts = append(parts, "-")
+			continue
+		}
+		measured = true
+		parts = append(parts, fmt.Sprintf("%.0f", b.Pct.Median))
+	}
+	if !measured {
 		return "-"
 	}
 	return strings.Join(parts, " / ")
@@ -78,3 +172,19 @@ func measuredNum(v float64, measured bool) string {
 	}
 	return num(v)
 }
+
+// The results section's explanations, the same in Markdown and HTML.
+const (
+	resultsIntro = "Medians over the valid repeats. MiB/s is 1024×1024 bytes per second, as Kafka's tools print MB/sec. " +
+		"A \"-\" means not measured."
+	throughputIntro = "Target rec/s is the throttle or target rate (\"-\" when unthrottled). " +
+		"Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...). " +
+		"Client CPU is the kbench clients' CPU seconds per million records. " +
+		"Spread is half the range of the repeats' records/s over the median."
+	latencyIntro = "Latency runs from the moment a record was due to its acknowledgement, in milliseconds: under a throttle a record is due at its slot, " +
+		"unthrottled when it is handed to the client. \"Latency is\" says what that measures: paced (the producer kept its pace, so this is the cluster's response), " +
+		"backlog (the throttle was not reached, so this counts the wait for slots the producer could not keep) or buffer-bound " +
+		"(unthrottled, so this is mostly time queued in the client's buffer). Send p99 runs from the actual send, e2e p99 from the produce timestamp to the consumer. " +
+		"Broker Produce p50/p99 are the brokers' own Produce request time (Kafka's RequestMetrics TotalTimeMs, its decaying percentiles, " +
+		"weighted to the last few minutes), the slowest broker's mean over the window: the cluster's share of the client's latency."
+)

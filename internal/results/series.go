@@ -27,11 +27,19 @@ const (
 	FieldRSSBytes = metrics.FieldRSSBytes
 	// FieldUnderReplicated is the broker's under-replicated partition count.
 	FieldUnderReplicated = metrics.FieldUnderReplicated
+	// FieldProduceTimeP50 and FieldProduceTimeP99 are a broker's own Produce request time
+	// (RequestMetrics TotalTimeMs, Kafka's decaying percentiles) from its metrics endpoint.
+	FieldProduceTimeP50 = metrics.FieldProduceTimeP50
+	FieldProduceTimeP99 = metrics.FieldProduceTimeP99
 	// FieldHostCPUPct is the share of all host cores that were busy (host rows).
 	FieldHostCPUPct = metrics.FieldHostCPUBusyPct
 	// FieldHostDiskBusyPct is the share of time the busiest disk was busy (host rows,
 	// diskstats io_ticks).
 	FieldHostDiskBusyPct = metrics.FieldHostDiskUtilPct
+	// FieldHostNetRxBps and FieldHostNetTxBps are the host's bytes per second received and
+	// sent on all interfaces but loopback.
+	FieldHostNetRxBps = metrics.FieldHostNetRxBytesSec
+	FieldHostNetTxBps = metrics.FieldHostNetTxBytesSec
 )
 
 // SeriesRow is one sample of one broker (or of the host) at T seconds since the measured

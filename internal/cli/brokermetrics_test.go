@@ -228,9 +228,6 @@ func fakeExporter(t *testing.T) string {
 // Against kfake and a fake exporter: the broker lines follow the summary in text, the summary
 // is in --json, and without the flags nothing changes.
 func TestBrokerMetricsFromURLs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts an in-process Kafka")
-	}
 	boot := fakeBootstrap(t, "cli-bm")
 	url := fakeExporter(t)
 	produce := []string{"produce", "--bootstrap-server", boot, "--topic", "cli-bm", "--num-records", "2500", "--record-size", "100",

@@ -37,8 +37,11 @@ func producerTotalLine(s load.ProduceStats, steady bool) string {
 // producerCostLine is kbench's one extra line after the summary: what the run cost the client.
 func producerCostLine(r *load.ProduceResult) string {
 	unsent := ""
+	if r.Drained > 0 {
+		unsent = fmt.Sprintf(", %d acknowledged after the end", r.Drained)
+	}
 	if r.Unsent > 0 {
-		unsent = fmt.Sprintf(", %d unsent (still buffered when the run ended)", r.Unsent)
+		unsent += fmt.Sprintf(", %d unsent (aborted unacknowledged when the run stopped waiting)", r.Unsent)
 	}
 	return fmt.Sprintf("%.2f s client CPU (%.2f user, %.2f system), %.2f CPU-s per million records, %d failed%s.",
 		r.CPU.Seconds, r.CPU.UserSeconds, r.CPU.SystemSeconds, r.CPU.SecondsPerMillion, r.Total.Failed, unsent)

@@ -31,9 +31,6 @@ func runKbench(args ...string) (stdout, stderr string, code int) {
 // against an in-process cluster and checks their lines with the expressions that parse
 // Kafka's own tools.
 func TestProduceConsumeCommands(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts an in-process Kafka")
-	}
 	boot := fakeBootstrap(t, "cli-a", "cli-b")
 	tests := []struct {
 		name     string
@@ -97,9 +94,6 @@ func TestProduceConsumeCommands(t *testing.T) {
 }
 
 func TestProduceJSON(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts an in-process Kafka")
-	}
 	boot := fakeBootstrap(t, "cli-json")
 	jaas := `sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="topsecret";`
 	out, errOut, code := runKbench("produce", "--bootstrap-server", boot, "--topic", "cli-json", "--num-records", "500",

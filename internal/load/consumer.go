@@ -254,9 +254,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 	wg.Wait()
 	cancel()
 	end := <-endCh
-	for _, w := range workers {
-		w.cl.Close()
-	}
+	closeConsumers(workers)
 	cpu := ProcessCPU().sub(cpu0)
 
 	res := &ConsumeResult{Group: cfg.Group, Consumers: cfg.Consumers, Start: start, End: end,
@@ -395,4 +393,28 @@ func consumerTicks(ctx context.Context, workers []*consumerWorker, e2e *metrics.
 			tick(t)
 		}
 	}
+}
+
+// leaveTimeout bounds leaving the group at the end: a broker that does not answer must not
+// hold a stopped run (the group coordinator then expires the members by their session
+// timeout instead).
+const leaveTimeout = 2 * time.Second
+
+// closeConsumers leaves the group and closes every client, all at once and within
+// leaveTimeout.
+func closeConsumers(workers []*consumerWorker) {
+	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Leaving first with a bounded context makes Close immediate (kgo's Close would
+			// wait for the leave without a bound).
+			_ = w.cl.LeaveGroupContext(ctx)
+			w.cl.Close()
+		}()
+	}
+	wg.Wait()
 }

@@ -22,9 +22,6 @@ func newFakeCluster(t *testing.T, topics ...string) string {
 }
 
 func TestProduceConsumeAccountingFake(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts an in-process Kafka")
-	}
 	tests := []struct {
 		name string
 		cfg  ProducerConfig
@@ -91,9 +88,6 @@ func TestProduceConsumeAccountingFake(t *testing.T) {
 }
 
 func TestProduceRateAndTicksFake(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts an in-process Kafka")
-	}
 	boot := newFakeCluster(t, "rate")
 	var ticks []Tick
 	res, err := Produce(context.Background(), ProducerConfig{
@@ -124,6 +118,24 @@ func TestProduceRateAndTicksFake(t *testing.T) {
 	}
 	if !ticks[0].Warmup {
 		t.Error("first tick is not marked as warm-up")
+	}
+	// The rate, from the schedule rather than the wall clock: no record goes before its due
+	// time, so a record acknowledged by elapsed e was due by e. Each producer paces 1,000/s
+	// (2,000 split in two) with record n due at n/1000 s, so by e at most floor(1000*e)+1
+	// records each, 2*(floor(1000*e)+1) in all (a tick's Elapsed is taken after its counts).
+	// A pacer that ran ahead of its schedule (sending in bursts, or ignoring the rate: 3,000
+	// records within the first tick) breaks this bound.
+	for _, tk := range ticks {
+		e := tk.Elapsed.Seconds()
+		if bound := 2 * (int64(1000*e) + 1); tk.TotalAcked > bound {
+			t.Errorf("%d records acknowledged by %v, more than the %d the schedule allows", tk.TotalAcked, tk.Elapsed, bound)
+		}
+	}
+	// The last records (n = 1,499 of each producer) are due at 1.499 s, so the run lasted at
+	// least that long and its rate is at most 3000/1.499 = 2,001.3 records/s.
+	if res.Total.ElapsedSeconds < 1.499 || res.Total.RecordsPerSec > 2001.4 {
+		t.Errorf("elapsed %.3f s at %.1f records/s, want >= 1.499 s and <= 2,001.3 records/s",
+			res.Total.ElapsedSeconds, res.Total.RecordsPerSec)
 	}
 }
 

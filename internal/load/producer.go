@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -40,8 +39,13 @@ type producerWorker struct {
 	slots  sync.Pool
 	active sync.WaitGroup // records produced whose promise has not run
 
-	acked, failed, bytes             atomic.Int64
-	unsent                           atomic.Int64 // still buffered when the run ended: never sent
+	acked, failed, bytes atomic.Int64
+	// unsent were aborted when the run stopped waiting for them: neither acknowledged nor
+	// failed by the cluster (see ProduceResult.Unsent).
+	unsent atomic.Int64
+	// drained were acknowledged after a timed run's end, while it waited for them.
+	drained                          atomic.Int64
+	end                              time.Duration // a timed run's end since start, 0 untimed
 	steadyAcked, steadyFailed, sbyts atomic.Int64
 	lastAck                          atomic.Int64 // ns since start
 	firstSteady                      atomic.Int64 // ns since start of the first steady send, -1 none
@@ -64,7 +68,7 @@ func (w *producerWorker) promise(r *kgo.Record, err error) {
 	// an unthrottled producer's records wait behind a full buffer (seconds of it), so
 	// counting only records sent after the warm-up would measure nothing in a short window.
 	steady := s.steady || (w.warmupEnd > 0 && now >= w.warmupEnd)
-	if errors.Is(err, kgo.ErrAborting) {
+	if isUnsent(err) {
 		w.unsent.Add(1)
 	} else if err != nil {
 		w.failed.Add(1)
@@ -85,6 +89,9 @@ func (w *producerWorker) promise(r *kgo.Record, err error) {
 			w.sbyts.Add(n)
 			w.steadyDue.Record(now - s.due)
 			w.steadySend.Record(now - s.sent)
+		}
+		if w.end > 0 && now >= w.end {
+			w.drained.Add(1)
 		}
 		if int64(now) > w.lastAck.Load() {
 			w.lastAck.Store(int64(now))
@@ -135,7 +142,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	workers := make([]*producerWorker, cfg.Producers)
 	for i := range workers {
 		w := &producerWorker{
-			id: i, start: start, errs: map[string]int64{}, warmupEnd: cfg.Warmup,
+			id: i, start: start, errs: map[string]int64{}, warmupEnd: cfg.Warmup, end: cfg.Duration,
 			due: metrics.NewRecorder(), send: metrics.NewRecorder(),
 			steadyDue: metrics.NewRecorder(), steadySend: metrics.NewRecorder(),
 		}
@@ -172,11 +179,18 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// recCtx is given to every record: kgo fails a record whose context ended before it was
+	// sent, and unblocks a Produce waiting for buffer space. It ends StopGrace after ctx (a
+	// cancelled run) or, for a timed run, DrainTimeout after the end.
+	var drainEnd time.Time
 	if cfg.Duration > 0 {
 		var c2 context.CancelFunc
 		runCtx, c2 = context.WithDeadline(runCtx, start.Add(cfg.Duration))
 		defer c2()
+		drainEnd = start.Add(cfg.Duration + cfg.DrainTimeout)
 	}
+	recCtx, stopRecs := graceContext(ctx, StopGrace, drainEnd)
+	defer stopRecs()
 
 	var inWarmup atomic.Bool
 	inWarmup.Store(cfg.WarmupRecords > 0 || cfg.Warmup > 0)
@@ -203,7 +217,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := w.run(runCtx, &cfg, i, pl, keys, &inWarmup); err != nil {
+			if err := w.run(runCtx, recCtx, &cfg, i, pl, keys, &inWarmup); err != nil {
 				sendErrOnce.Do(func() { sendErr = err })
 				cancel()
 			}
@@ -235,13 +249,14 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,
 		Errors: map[string]int64{}, Settings: settings.Effective, Warnings: settings.Warnings,
 		Interrupted: ctx.Err() != nil}
-	var acked, failed, unsent, byts, sAcked, sFailed, sBytes, lastAck int64
+	var acked, failed, unsent, drained, byts, sAcked, sFailed, sBytes, lastAck int64
 	firstSteady := int64(-1)
 	var sDueRecs, sSendRecs []*metrics.Recorder
 	for _, w := range workers {
 		acked += w.acked.Load()
 		failed += w.failed.Load()
 		unsent += w.unsent.Load()
+		drained += w.drained.Load()
 		byts += w.bytes.Load()
 		sAcked += w.steadyAcked.Load()
 		sFailed += w.steadyFailed.Load()
@@ -264,7 +279,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 		end = time.Since(start)
 	}
 	res.Sent = acked + failed
-	res.Unsent = unsent
+	res.Unsent, res.Drained = unsent, drained
 	res.Total = newProduceStats(acked, failed, byts, end, due.Clone(), send.Clone())
 	if cfg.WarmupRecords > 0 || cfg.Warmup > 0 {
 		_, sd := metrics.NewMerger(sDueRecs...).Tick()
@@ -293,8 +308,9 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	return res, nil
 }
 
-// run sends worker i's share of the records, paced, and waits for their acknowledgements.
-func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl *payloads, keys *keySpace, inWarmup *atomic.Bool) error {
+// run sends worker i's share of the records, paced, until ctx ends, and waits for their
+// acknowledgements until recCtx ends (see Produce).
+func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i int, pl *payloads, keys *keySpace, inWarmup *atomic.Bool) error {
 	limit := int64(-1)
 	if cfg.Records > 0 {
 		limit = share(cfg.Records, cfg.Producers, i)
@@ -364,41 +380,40 @@ func (w *producerWorker) run(ctx context.Context, cfg *ProducerConfig, i int, pl
 			s.rec.Headers = s.hdr[:]
 		}
 		w.active.Add(1)
-		// The run context is deliberately not passed: a record handed over must finish on
-		// its own (acknowledged or failed by delivery.timeout.ms), so that the counts add up.
-		w.cl.Produce(context.Background(), &s.rec, w.promise)
+		// Not the run's context: a record handed over finishes on its own (acknowledged, or
+		// failed by delivery.timeout.ms) while recCtx lives, so that a timed run's last
+		// records are drained and counted instead of dropped at the deadline.
+		w.cl.Produce(recCtx, &s.rec, w.promise)
 
 		if txn && time.Since(txnStart) >= cfg.TransactionDuration {
-			if err = w.commit(ctx); err != nil {
+			if err = w.commit(recCtx); err != nil {
 				break
 			}
 			txnStart = time.Time{}
 		}
 	}
 	if txn && !txnStart.IsZero() && err == nil {
-		err = w.commit(context.Background())
+		return w.commit(recCtx)
 	}
-	if ctx.Err() != nil && !txn {
-		// The run's time is up (--duration, or Ctrl-C): records still waiting in the client's
-		// buffer are reported as unsent, not failed; waiting for them would stretch a 10 s
-		// run by the minutes an unthrottled producer has buffered. The safe abort would keep
-		// an idempotent producer's pipeline going until the buffer is empty, so the unsafe
-		// one is used: the client is closed right after, and the few records in flight at
-		// that moment may reach the topic without being counted as acknowledged.
-		w.cl.UnsafeAbortBufferedRecords()
-		return err
-	}
-	if ferr := w.cl.Flush(context.Background()); ferr != nil && err == nil {
-		err = fmt.Errorf("unable to flush producer %d: %w", i, ferr)
-	}
+	// A record count waits for every record (delivery.timeout.ms bounds each); a timed run
+	// waits DrainTimeout past its end and a cancelled one StopGrace past the cancellation
+	// (recCtx); what is left then is aborted and counted as unsent.
+	finishRecords(w.cl, recCtx)
 	return err
 }
 
-func (w *producerWorker) commit(ctx context.Context) error {
-	if err := w.cl.Flush(context.Background()); err != nil {
-		return fmt.Errorf("unable to flush transaction: %w", err)
+// commit ends the open transaction: committed once its records are acknowledged, aborted
+// when wait ended first (then the error says so).
+func (w *producerWorker) commit(wait context.Context) error {
+	if finishRecords(w.cl, wait) {
+		ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
+		defer cancel()
+		if err := w.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
+			return fmt.Errorf("unable to abort transaction after its records were aborted: %w", err)
+		}
+		return fmt.Errorf("transaction aborted: its records were not acknowledged in time")
 	}
-	if err := w.cl.EndTransaction(context.Background(), kgo.TryCommit); err != nil {
+	if err := w.cl.EndTransaction(wait, kgo.TryCommit); err != nil {
 		return fmt.Errorf("unable to commit transaction: %w", err)
 	}
 	return nil
@@ -419,14 +434,15 @@ func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interva
 		select {
 		case <-stop:
 			return
-		case now := <-t.C:
-			el := now.Sub(start)
+		case <-t.C:
 			var acked, failed, byts int64
 			for _, w := range workers {
 				acked += w.acked.Load()
 				failed += w.failed.Load()
 				byts += w.bytes.Load()
 			}
+			// Taken after the counts, so that every record counted was sent by Elapsed.
+			el := time.Since(start)
 			di, dc := due.Tick()
 			si, _ := send.Tick()
 			iv := el - prev

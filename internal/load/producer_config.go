@@ -53,6 +53,11 @@ type ProducerConfig struct {
 	TransactionDuration time.Duration
 	// TickInterval is the period of progress ticks, overriding the default 1 s.
 	TickInterval time.Duration
+	// DrainTimeout bounds the wait, after a run bounded by Duration has ended, for the
+	// acknowledgements of the records already handed to the clients, overriding the default
+	// DefaultDrainTimeout. Records still unacknowledged then are aborted and counted as
+	// unsent.
+	DrainTimeout time.Duration
 	// Seed seeds the payload and key generators, overriding the default 0 (as Kafka's tool).
 	Seed uint64
 }
@@ -62,6 +67,10 @@ const (
 	DefaultKeySpace            = 1024
 	DefaultTickInterval        = time.Second
 	DefaultTransactionDuration = 3 * time.Second
+	// DefaultDrainTimeout is long enough for a healthy cluster to acknowledge a full
+	// buffer.memory (32 MiB at 4 MiB/s takes 8 s) and short enough that a stalled one cannot
+	// hold a run for minutes: a stall longer than this shows as unsent records.
+	DefaultDrainTimeout = 10 * time.Second
 	// TimestampHeaderKey names the header carrying the send time (see TimestampHeader).
 	TimestampHeaderKey = "kbench-ts"
 )
@@ -79,6 +88,9 @@ func (c *ProducerConfig) withDefaults() ProducerConfig {
 	}
 	if d.TickInterval == 0 {
 		d.TickInterval = DefaultTickInterval
+	}
+	if d.DrainTimeout == 0 {
+		d.DrainTimeout = DefaultDrainTimeout
 	}
 	if d.TransactionDuration > 0 && d.TransactionalID == "" {
 		d.TransactionalID = fmt.Sprintf("performance-producer-%d", time.Now().UnixNano())
@@ -134,6 +146,9 @@ func (c *ProducerConfig) validate() error {
 	}
 	if _, err := ParseKeyDistribution(string(c.Keys)); err != nil {
 		errs = append(errs, err)
+	}
+	if c.DrainTimeout < 0 {
+		errs = append(errs, fmt.Errorf("drain timeout %v is negative", c.DrainTimeout))
 	}
 	if c.TransactionDuration < 0 {
 		errs = append(errs, fmt.Errorf("transaction duration %v is negative", c.TransactionDuration))

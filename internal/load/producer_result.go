@@ -54,13 +54,18 @@ type ProduceResult struct {
 	Topic     string  `json:"topic"`
 	Producers int     `json:"producers"`
 	Rate      float64 `json:"rate,omitempty"`
-	// Sent records were handed to the clients: Sent = Total.Acked + Total.Failed.
+	// Sent records reached an outcome from the cluster: Sent = Total.Acked + Total.Failed.
 	Sent int64 `json:"sent"`
-	// Unsent records were still in the client's buffer when a run bounded by time (or
-	// interrupted) ended; they were never sent, so they count neither as acknowledged nor
-	// as failed.
-	Unsent int64        `json:"unsent,omitempty"`
-	Total  ProduceStats `json:"total"`
+	// Unsent records were handed to the clients but neither acknowledged nor failed by the
+	// cluster when the run stopped waiting for them (DrainTimeout after a timed run's end,
+	// StopGrace after a cancellation): they were aborted. Most never left the client; those
+	// in requests a stalled broker had not answered may still have reached the topic. Every
+	// record is acknowledged, failed or unsent: handed over = Sent + Unsent.
+	Unsent int64 `json:"unsent,omitempty"`
+	// Drained records were acknowledged after a timed run's end, while it waited for the
+	// records already handed over; they are in Total (and Steady), latency included.
+	Drained int64        `json:"drained,omitempty"`
+	Total   ProduceStats `json:"total"`
 	// Steady leaves the warm-up out; nil without warm-up.
 	Steady *ProduceStats `json:"steady,omitempty"`
 	// Errors counts failed records by error text.

@@ -64,9 +64,13 @@ type ConsumeTick struct {
 type ConsumeResult struct {
 	Group     string `json:"group"`
 	Consumers int    `json:"consumers"`
-	// Records and Bytes (key plus value) consumed.
+	// Records and Bytes (key plus value) consumed, re-reads included (as Kafka's tool
+	// counts them).
 	Records int64 `json:"records"`
 	Bytes   int64 `json:"bytes"`
+	// Rereads are records read a second time (a rebalance resumed a partition at its last
+	// committed offset): Records - Rereads distinct records were read.
+	Rereads int64 `json:"rereads,omitempty"`
 	// Start and End bound the run (wall clock, for Kafka's date-formatted lines).
 	Start          time.Time `json:"start"`
 	End            time.Time `json:"end"`
@@ -137,6 +141,8 @@ func (c *ConsumerConfig) validate() error {
 type consumerWorker struct {
 	cl              *kgo.Client
 	records, bytes  atomic.Int64
+	rereads         atomic.Int64
+	seen            *rereads     // shared by the run's workers
 	joined          atomic.Int64 // ns spent joining, cumulative
 	e2e             *metrics.Recorder
 	joinMu          sync.Mutex
@@ -204,8 +210,9 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		defer c2()
 	}
 	workers := make([]*consumerWorker, cfg.Consumers)
+	seen := newRereads()
 	for i := range workers {
-		w := &consumerWorker{e2e: metrics.NewRecorder(), joinStart: start, errs: map[string]int64{}}
+		w := &consumerWorker{e2e: metrics.NewRecorder(), joinStart: start, errs: map[string]int64{}, seen: seen}
 		opts := []kgo.Opt{
 			kgo.SeedBrokers(seeds...),
 			kgo.ClientID(fmt.Sprintf("kbench-consumer-%d", i)),
@@ -265,6 +272,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 	for _, w := range workers {
 		res.Records += w.records.Load()
 		res.Bytes += w.bytes.Load()
+		res.Rereads += w.rereads.Load()
 		joined = max(joined, time.Duration(w.joined.Load()))
 		headers += w.headers.Load()
 		stamps += w.stamps.Load()
@@ -330,6 +338,7 @@ func (w *consumerWorker) poll(ctx context.Context, limit int64, total, lastRecor
 		if n == 0 {
 			continue
 		}
+		fetches.EachPartition(func(p kgo.FetchTopicPartition) { w.rereads.Add(w.seen.count(p)) })
 		w.records.Add(n)
 		w.bytes.Add(b)
 		lastRecord.Store(int64(now.Sub(start)))

@@ -98,6 +98,8 @@ type Summary struct {
 	// ClientCPUPerMillion is ClientCPUSeconds per million records acknowledged.
 	ClientCPUPerMillion float64   `json:"client_cpu_s_per_million"`
 	Consumer            *Consumer `json:"consumer,omitempty"`
+	// Records accounts for every record of the repeat, warm-up included.
+	Records *Records `json:"records,omitempty"`
 	// Errors counts failed records by error message.
 	Errors map[string]int64 `json:"errors,omitempty"`
 }
@@ -147,4 +149,25 @@ type ClientRow struct {
 type Validity struct {
 	Valid   bool     `json:"valid"`
 	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Records accounts for every record a repeat's producers were handed, warm-up included (the
+// measured window's counts are RecordsAcked and RecordsFailed): each was acknowledged,
+// failed, or unsent; and the consumers' count, where the scenario consumes.
+type Records struct {
+	// Acked were acknowledged by the cluster (a consume-only scenario's fill).
+	Acked int64 `json:"acked"`
+	// Failed were refused by the cluster, or timed out (delivery.timeout.ms).
+	Failed int64 `json:"failed"`
+	// Unsent were handed to a producer but neither acknowledged nor failed when the run
+	// stopped waiting for them (10 s after a timed run's end): aborted. Those in requests a
+	// stalled broker had not answered may still have reached the topic.
+	Unsent int64 `json:"unsent"`
+	// AckedAfterEnd were acknowledged after a timed run's end, while the run waited for its
+	// last records; they are in Acked, and their latency is in the histograms.
+	AckedAfterEnd int64 `json:"acked_after_end"`
+	// Consumed are the distinct records the scenario's consumers read; absent when it has
+	// none. Reread were read again after a rebalance (by offset), not in Consumed.
+	Consumed *int64 `json:"consumed,omitempty"`
+	Reread   int64  `json:"reread,omitempty"`
 }

@@ -3,21 +3,29 @@
 //	throughput(batch=16KiB) > 2 x throughput(batch=1KiB)
 //	p99(acks=all) > p99(acks=1)
 //	cpu(replicas=3) > cpu(replicas=1)
-//	mb_per_sec(compression=gzip) ~ mb_per_sec(compression=none) within 20%
+//	mean(mb_per_sec(compression=gzip)) ~ mean(mb_per_sec(compression=none)) within 20%
 //
 // # Grammar
 //
-//	claim    = side op side [ "within" number "%" ]
-//	side     = [ number ( "x" | "*" ) ] term [ ( "x" | "*" ) number ] | number
-//	term     = metric "(" [ selector { "," selector } ] ")"
-//	selector = key "=" value
-//	op       = ">" | ">=" | "<" | "<=" | "~"
+//	claim     = side op side [ "within" number "%" ]
+//	side      = [ number ( "x" | "*" ) ] term [ ( "x" | "*" ) number ] | number
+//	term      = metric "(" selection ")" | aggregate "(" metric "(" selection ")" ")"
+//	selection = [ selector { "," selector } ]
+//	selector  = key "=" value
+//	aggregate = "mean" | "min" | "max"
+//	op        = ">" | ">=" | "<" | "<=" | "~"
 //
-// A selector picks the scenarios whose parameters have all of the given values; when it
-// matches several scenarios, the side is their mean (repeat by repeat). An empty selector,
-// "throughput()", matches every scenario. A plain number stands for a constant in the
-// metric's unit (records/s, MiB/s, milliseconds, cores). "~" means "equal within a
-// tolerance", 10% unless "within N%" says otherwise.
+// A side names what it compares. Without an aggregate it names exactly one scenario:
+// either by all of that scenario's parameters (its ID), or by some of them when only one
+// scenario has those values; a selection that fits several scenarios is an error that
+// lists them. With an aggregate it names every scenario whose parameters include the
+// selection, and each repeat round (repeat r of every named scenario) gives one value:
+// their mean, smallest or largest. A percentile, the maximum or the mean latency of
+// several scenarios is not their mean (a mean of p99s is not the p99 of their records), so
+// latency metrics take only min and max: the best and the worst scenario. The two sides of
+// a claim must name different scenarios ([Claim.Resolve]). A plain number stands for a
+// constant in the metric's unit (records/s, MiB/s, milliseconds, cores). "~" means "equal
+// within a tolerance", 10% unless "within N%" says otherwise.
 //
 // # Metrics
 //
@@ -31,10 +39,20 @@
 //
 // # Verdicts
 //
-// Each side has one value per repeat. A claim is confirmed when it holds for every pairing
-// of repeats (for ">": the smallest left value beats the largest right value), refuted when
-// its opposite holds for every pairing, and inconclusive otherwise, because the spread of the
-// repeats straddles the comparison. See [Claim.Evaluate].
+// Each side has one value per valid repeat (per complete round for an aggregate). Two
+// measured sides are compared with the exact one-sided Mann-Whitney rank test, a side
+// against a constant with the exact sign test; a claim is confirmed when the test of the
+// claim gives p <= 0.05, refuted when the test of its opposite does, and inconclusive
+// otherwise. "~" is two such tests at once (the ratio is above the lower edge of the band
+// and below the upper edge). Both tests are exact counts of orderings, with no assumption
+// about how repeats are distributed, which matters with three to ten repeats.
+//
+// A verdict needs [MinRepeats] valid repeats on each measured side, [MinRepeatsConstant]
+// against a constant: these are the smallest counts at which the tests can reach p <= 0.05
+// at all (3 against 3: one ordering in C(6,3) = 20 puts every left repeat above every right
+// one, p = 1/20; 5 against a constant: 1/2^5 = 1/32, while 4 gives 1/16). With fewer, the
+// outcome is "indicative", which says which way the medians point and how many repeats are
+// missing. See [Claim.Evaluate].
 //
 // The package is pure: it knows nothing of Kafka, YAML or files.
 package claim
@@ -78,6 +96,8 @@ const DefaultTolerance = 0.10
 type Side struct {
 	// Coef multiplies the metric (1 when absent); for a constant side it is the constant.
 	Coef float64
+	// Aggregate is "", or "mean", "min" or "max" when the side combines several scenarios.
+	Aggregate string
 	// Metric is the canonical metric name; empty for a constant.
 	Metric string
 	// Selector lists the key=value pairs in the order written.
@@ -113,7 +133,8 @@ func (s Side) Matches(params map[string]string) bool {
 }
 
 // String renders the side canonically, in a form Parse accepts, e.g.
-// "2 x records_per_sec(batch=16KiB)".
+// "2 x records_per_sec(batch=16KiB)" or
+// "mean(mb_per_sec(compression=gzip))".
 func (s Side) String() string {
 	if s.IsConstant() {
 		return strconv.FormatFloat(s.Coef, 'f', -1, 64)
@@ -122,6 +143,10 @@ func (s Side) String() string {
 	if s.Coef != 1 {
 		b.WriteString(strconv.FormatFloat(s.Coef, 'f', -1, 64))
 		b.WriteString(" x ")
+	}
+	if s.Aggregate != "" {
+		b.WriteString(s.Aggregate)
+		b.WriteByte('(')
 	}
 	b.WriteString(s.Metric)
 	b.WriteByte('(')
@@ -134,6 +159,9 @@ func (s Side) String() string {
 		b.WriteString(p.Value)
 	}
 	b.WriteByte(')')
+	if s.Aggregate != "" {
+		b.WriteByte(')')
+	}
 	return b.String()
 }
 

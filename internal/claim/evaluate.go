@@ -2,177 +2,170 @@ package claim
 
 import (
 	"fmt"
-	"math"
 	"strings"
-)
 
-// Lookup returns the values of a canonical metric for the scenarios selected by params,
-// one value per repeat. When several scenarios match, value i is their mean for repeat i
-// ([Table] does this). It returns an error when nothing matches.
-type Lookup func(metric string, params map[string]string) (samples []float64, err error)
+	"github.com/kbench/kbench/internal/stats"
+)
 
 // Outcome is the result of testing a claim.
 type Outcome string
 
 // The outcomes of a claim.
 const (
-	// Confirmed: the claim holds for every pairing of the two sides' repeats.
+	// Confirmed: the test of the claim gives p <= [Alpha].
 	Confirmed Outcome = "confirmed"
-	// Refuted: the opposite of the claim holds for every pairing of repeats.
+	// Refuted: the test of the claim's opposite gives p <= [Alpha].
 	Refuted Outcome = "refuted"
-	// Inconclusive: the repeats disagree, or the data is missing.
+	// Inconclusive: neither test is significant (the repeats' spread leaves the comparison
+	// open), or data is missing.
 	Inconclusive Outcome = "inconclusive"
+	// Indicative: too few valid repeats for a test to reach p <= [Alpha]; the verdict says
+	// which way the medians point.
+	Indicative Outcome = "indicative"
+)
+
+// The confidence a verdict asks for.
+const (
+	// Alpha is the largest p-value that confirms or refutes a claim: 95% confidence.
+	Alpha = 0.05
+	// MinRepeats is the number of valid values each measured side needs for a verdict:
+	// with 3 against 3 the rank test's smallest p is 1/C(6,3) = 0.05; with 2 against 2 it
+	// is 1/6.
+	MinRepeats = 3
+	// MinRepeatsConstant is the number of valid values a side needs against a constant:
+	// the sign test's smallest p is 1/2^5 = 0.031 with 5 values, 1/16 with 4.
+	MinRepeatsConstant = 5
 )
 
 // Verdict is the evaluated claim, with the numbers behind it.
 type Verdict struct {
 	// Claim is the claim evaluated.
 	Claim Claim
-	// Outcome is confirmed, refuted or inconclusive.
+	// Outcome is confirmed, refuted, inconclusive or indicative.
 	Outcome Outcome
-	// Left and Right summarise each side's repeats, coefficient applied.
-	Left, Right Stats
+	// Leaning is where the medians point (confirmed or refuted) when the outcome is
+	// indicative or inconclusive with data; empty otherwise.
+	Leaning Outcome
+	// Left and Right summarise each side's values, coefficient applied.
+	Left, Right stats.Summary
 	// Ratio is the left median over the right median, coefficients not applied (for
 	// "throughput(a) > 2 x throughput(b)" it answers "how many times b is a"); zero when
 	// undefined.
 	Ratio float64
-	// Sentence states the outcome with its numbers, e.g. "confirmed: records_per_sec(
-	// batch=16KiB) = 52,300 records/s (3 repeats, 51,000-53,100) > 2 x ...".
+	// P is the p-value of the test that decided: of the claim when confirmed, of its
+	// opposite when refuted, of the claim when inconclusive; zero when no test ran.
+	P float64
+	// Sentence states the outcome with its numbers and confidence, e.g. "confirmed:
+	// records_per_sec(batch=16KiB) = 52,300 records/s (median of 3, 51,000-53,100) > ...;
+	// ratio 2.59 (90% interval 2.49-2.67); one-sided Mann-Whitney p = 0.05, 3 vs 3 repeats".
 	Sentence string
 }
 
-// Evaluate tests the claim against measured values.
+// Evaluate tests the claim against the observed scenarios.
 //
-// The rule: let L and R be each side's repeats (coefficients applied). For ">" the claim
-// is confirmed when min(L) > max(R), refuted when max(L) <= min(R), and inconclusive when
-// the ranges overlap; "<", ">=" and "<=" follow the same pattern. For "~" within tolerance
-// t, with lo and hi the extremes of both sides together, the claim is confirmed when
-// (hi-lo)/hi <= t, refuted when the two ranges lie apart by more than t relative to the
-// larger, and inconclusive otherwise. With one repeat a side's range is a single point, so
-// the medians decide; the sentence shows the repeat count so readers can judge.
-func (c Claim) Evaluate(lookup Lookup) Verdict {
+// Each side is resolved to its scenarios ([Claim.Resolve]) and gives one value per valid
+// repeat, or per complete round for an aggregate; a side whose scenario has no valid
+// repeat makes the claim inconclusive and says so. Then, with the coefficients applied:
+// two measured sides are compared with the exact one-sided Mann-Whitney test, a side and a
+// constant with the exact sign test; for "~" within t the claim is that the left/right
+// ratio lies in [1-t, 1/(1-t)] (the two differ by at most t of the larger), tested as two
+// one-sided tests. The claim is confirmed when its test gives p <= [Alpha], refuted when
+// its opposite's does, inconclusive otherwise, and indicative when a side has fewer than
+// [MinRepeats] values ([MinRepeatsConstant] against a constant).
+func (c Claim) Evaluate(observed []Observed) Verdict {
 	v := Verdict{Claim: c, Outcome: Inconclusive}
-	var raw [2]Stats
-	for i, s := range []Side{c.Left, c.Right} {
-		st, err := sideStats(s, lookup)
-		if err != nil {
-			v.Sentence = fmt.Sprintf("inconclusive: %s: %v", s, err)
+	scenarios := make([]Scenario, len(observed))
+	for i, o := range observed {
+		scenarios[i] = o.Scenario
+	}
+	left, right, err := c.Resolve(scenarios)
+	if err != nil {
+		v.Sentence = "inconclusive: " + err.Error()
+		return v
+	}
+	var raw [2]sample
+	for i, side := range []Side{c.Left, c.Right} {
+		ids := [][]string{left, right}[i]
+		if raw[i], err = side.values(ids, observed); err != nil {
+			v.Sentence = fmt.Sprintf("inconclusive: %s: %v", side, err)
 			return v
 		}
-		raw[i] = st
 	}
-	v.Left, v.Right = raw[0].scale(c.Left.Coef), raw[1].scale(c.Right.Coef)
-	if c.Left.IsConstant() {
-		v.Left = raw[0]
+	l, r := raw[0].scaled(c.Left), raw[1].scaled(c.Right)
+	v.Left, v.Right = stats.Summarize(l), stats.Summarize(r)
+	t := c.test(l, r, raw[0].unit, raw[1].unit)
+	v.Outcome, v.Leaning, v.P = t.outcome, t.leaning, t.p
+	var ratio string
+	if !c.Left.IsConstant() && !c.Right.IsConstant() {
+		lm, rm := stats.Median(raw[0].values), stats.Median(raw[1].values)
+		if rm != 0 {
+			v.Ratio = lm / rm
+			ratio = "ratio " + formatRatio(v.Ratio)
+			if lo, hi, ok := stats.RatioInterval(raw[0].values, raw[1].values, Alpha); ok {
+				ratio += fmt.Sprintf(" (%.0f%% interval %s-%s)", 100*(1-2*Alpha), formatRatio(lo), formatRatio(hi))
+			}
+		}
 	}
-	if c.Right.IsConstant() {
-		v.Right = raw[1]
-	}
-	if raw[1].Median != 0 && !c.Left.IsConstant() && !c.Right.IsConstant() {
-		v.Ratio = raw[0].Median / raw[1].Median
-	}
-	v.Outcome = decide(c.Op, c.Tolerance, v.Left, v.Right)
-	v.Sentence = c.sentence(v, raw)
+	v.Sentence = c.sentence(v, raw, ratio, t)
 	return v
 }
 
-// sideStats looks a side up; a constant side is its own single sample.
-func sideStats(s Side, lookup Lookup) (Stats, error) {
-	if s.IsConstant() {
-		return summarize([]float64{s.Coef})
+// scaled applies a side's coefficient (a constant is already its own value).
+func (s sample) scaled(side Side) []float64 {
+	if side.IsConstant() {
+		return s.values
 	}
-	if lookup == nil {
-		return Stats{}, fmt.Errorf("no results to look up")
+	out := make([]float64, len(s.values))
+	for i, x := range s.values {
+		out[i] = x * side.Coef
 	}
-	samples, err := lookup(s.Metric, s.Params())
-	if err != nil {
-		return Stats{}, err
-	}
-	return summarize(samples)
+	return out
 }
 
-func decide(op Op, tol float64, l, r Stats) Outcome {
-	var holds, opposite bool
-	switch op {
-	case Greater:
-		holds, opposite = l.Min > r.Max, l.Max <= r.Min
-	case GreaterEqual:
-		holds, opposite = l.Min >= r.Max, l.Max < r.Min
-	case Less:
-		holds, opposite = l.Max < r.Min, l.Min >= r.Max
-	case LessEqual:
-		holds, opposite = l.Max <= r.Min, l.Min > r.Max
-	case About:
-		lo, hi := math.Min(l.Min, r.Min), math.Max(l.Max, r.Max)
-		holds = relGap(lo, hi) <= tol
-		if l.Max < r.Min {
-			opposite = relGap(l.Max, r.Min) > tol
-		} else if r.Max < l.Min {
-			opposite = relGap(r.Max, l.Min) > tol
-		}
-	}
-	switch {
-	case holds:
-		return Confirmed
-	case opposite:
-		return Refuted
-	default:
-		return Inconclusive
-	}
-}
-
-// relGap is the distance between a and b relative to the larger magnitude.
-func relGap(a, b float64) float64 {
-	m := math.Max(math.Abs(a), math.Abs(b))
-	if m == 0 {
-		return 0
-	}
-	return math.Abs(b-a) / m
-}
-
-func (c Claim) sentence(v Verdict, raw [2]Stats) string {
+func (c Claim) sentence(v Verdict, raw [2]sample, ratio string, t result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s %s %s", v.Outcome, describe(c.Left, raw[0]), c.Op, describe(c.Right, raw[1]))
+	b.WriteString(string(v.Outcome))
+	b.WriteString(": ")
+	if v.Outcome == Indicative {
+		fmt.Fprintf(&b, "%s; the data points to %s: ", t.reason, v.Leaning)
+	}
+	fmt.Fprintf(&b, "%s %s %s", describe(c.Left, raw[0]), c.Op, describe(c.Right, raw[1]))
 	if c.Op == About {
 		fmt.Fprintf(&b, " within %s%%", formatNumber(c.Tolerance*100))
 	}
-	if v.Ratio != 0 {
-		fmt.Fprintf(&b, "; ratio %.2f", v.Ratio)
+	if ratio != "" {
+		b.WriteString("; ")
+		b.WriteString(ratio)
 	}
-	switch v.Outcome {
-	case Confirmed:
-		b.WriteString("; holds for every pair of repeats")
-	case Refuted:
-		b.WriteString("; the opposite holds for every pair of repeats")
-	default:
-		medians := decide(c.Op, c.Tolerance, Stats{Min: v.Left.Median, Max: v.Left.Median}, Stats{Min: v.Right.Median, Max: v.Right.Median})
-		if medians == Confirmed {
-			b.WriteString("; the medians agree but the repeats' ranges overlap")
-		} else {
-			b.WriteString("; the medians disagree but the repeats' ranges overlap")
-		}
+	if v.Outcome != Indicative {
+		b.WriteString("; ")
+		b.WriteString(t.evidence(v))
 	}
 	return b.String()
 }
 
 // describe renders one side with its numbers: "2 x records_per_sec(batch=1KiB) = 2 x
-// 20,100 records/s (3 repeats, 19,800-20,500)".
-func describe(s Side, raw Stats) string {
+// 20,100 records/s (median of 3, 19,800-20,500)".
+func describe(s Side, raw sample) string {
 	if s.IsConstant() {
 		return formatNumber(s.Coef)
 	}
-	unit := Unit(s.Metric)
+	st := stats.Summarize(raw.values)
 	var b strings.Builder
 	b.WriteString(s.String())
 	b.WriteString(" = ")
 	if s.Coef != 1 {
 		fmt.Fprintf(&b, "%s x ", formatNumber(s.Coef))
 	}
-	fmt.Fprintf(&b, "%s %s", formatNumber(raw.Median), unit)
-	if raw.N == 1 {
-		b.WriteString(" (1 repeat)")
+	fmt.Fprintf(&b, "%s %s", formatNumber(st.Median), Unit(s.Metric))
+	unit := ""
+	if raw.unit == "round" {
+		unit = " rounds"
+	}
+	if st.N == 1 {
+		fmt.Fprintf(&b, " (1 %s)", raw.unit)
 	} else {
-		fmt.Fprintf(&b, " (median of %d, %s-%s)", raw.N, formatNumber(raw.Min), formatNumber(raw.Max))
+		fmt.Fprintf(&b, " (median of %d%s, %s-%s)", st.N, unit, formatNumber(st.Min), formatNumber(st.Max))
 	}
 	return b.String()
 }

@@ -30,3 +30,6 @@ func formatNumber(n float64) string {
 		return strconv.FormatFloat(n, 'g', 3, 64)
 	}
 }
+
+// formatRatio renders a ratio with two decimals, as "2.59".
+func formatRatio(r float64) string { return strconv.FormatFloat(r, 'f', 2, 64) }

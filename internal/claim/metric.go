@@ -78,3 +78,27 @@ func canonicalMetric(name string) (string, error) {
 	slices.Sort(names)
 	return "", fmt.Errorf("unknown metric %q (valid: %s)", name, strings.Join(names, ", "))
 }
+
+// The aggregates a side may apply to several scenarios.
+const (
+	Mean = "mean"
+	Min  = "min"
+	Max  = "max"
+)
+
+func isAggregate(name string) bool { return name == Mean || name == Min || name == Max }
+
+// IsLatency reports whether a canonical metric is a latency figure, which is a statistic
+// of one scenario's records and does not average across scenarios.
+func IsLatency(metric string) bool { return Unit(metric) == "ms" }
+
+// checkAggregate refuses a mean of latency figures: the mean of several scenarios' p99s is
+// not the p99 of their records together (a scenario with a long tail is diluted by calm
+// ones), and a mean of means weighs scenarios with few records like those with many.
+func checkAggregate(agg, metric string) error {
+	if agg == Mean && IsLatency(metric) {
+		return fmt.Errorf("mean(%s(...)) is refused: a mean of several scenarios' %s is not the %s of their records together; "+
+			"name one scenario, or compare the worst or the best with max(%s(...)) or min(%s(...))", metric, metric, metric, metric, metric)
+	}
+	return nil
+}

@@ -116,17 +116,72 @@ func (p *parser) side() (Side, error) {
 	return s, nil
 }
 
-// term parses metric(selector).
+// term parses metric(selector) or aggregate(metric(selector)).
 func (p *parser) term() (Side, error) {
 	p.space()
+	start := p.pos
+	name := p.ident()
+	if name == "" {
+		return Side{}, p.errorf("expected a metric such as throughput(...) or a number")
+	}
+	if agg := strings.ToLower(name); isAggregate(agg) && p.aggregateAhead() {
+		p.space()
+		p.consume("(")
+		inner := p.pos
+		s, err := p.metricTerm()
+		if err != nil {
+			return s, err
+		}
+		p.space()
+		if !p.consume(")") {
+			return s, p.errorf(`expected ")" to close %s(`, agg)
+		}
+		if err := checkAggregate(agg, s.Metric); err != nil {
+			p.pos = inner
+			return s, p.errorf("%v", err)
+		}
+		s.Aggregate = agg
+		return s, nil
+	}
+	p.pos = start
+	return p.metricTerm()
+}
+
+// aggregateAhead reports whether "(" and then a name and "(" follow, as in
+// "mean(mb_per_sec(...))", which tells the aggregate max(...) from the metric max(...).
+func (p *parser) aggregateAhead() bool {
+	save := p.pos
+	defer func() { p.pos = save }()
+	p.space()
+	if !p.consume("(") {
+		return false
+	}
+	p.space()
+	if p.ident() == "" {
+		return false
+	}
+	p.space()
+	return p.consume("(")
+}
+
+// ident consumes a metric or aggregate name and returns it ("" when none is there).
+func (p *parser) ident() string {
 	start := p.pos
 	for p.pos < len(p.src) && (isIdent(rune(p.src[p.pos])) || p.src[p.pos] == '.') {
 		p.pos++
 	}
-	if start == p.pos {
-		return Side{}, p.errorf("expected a metric such as throughput(...) or a number")
+	return p.src[start:p.pos]
+}
+
+// metricTerm parses metric(selector).
+func (p *parser) metricTerm() (Side, error) {
+	p.space()
+	start := p.pos
+	name := p.ident()
+	if name == "" {
+		return Side{}, p.errorf("expected a metric such as throughput(...)")
 	}
-	metric, err := canonicalMetric(p.src[start:p.pos])
+	metric, err := canonicalMetric(name)
 	if err != nil {
 		p.pos = start
 		return Side{}, p.errorf("%v", err)

@@ -29,6 +29,11 @@ func TestParse(t *testing.T) {
 		{"100_000 < throughput(batch=on)", "100000", Less, "records_per_sec(batch=on)", 0},
 		// unicode multiplication sign
 		{"throughput(b=on) > 5 × throughput(b=off)", "records_per_sec(b=on)", Greater, "5 x records_per_sec(b=off)", 0},
+		// aggregates; max is also a metric, told apart by the "(" after the inner name
+		{"mean(mbps(compression=gzip)) > 2 x mean( mbps(compression=none) )", "mean(mb_per_sec(compression=gzip))", Greater, "2 x mean(mb_per_sec(compression=none))", 0},
+		{"max(p99(acks=all)) < 50", "max(p99(acks=all))", Less, "50", 0},
+		{"min(throughput(acks=1)) x 2 >= 10", "2 x min(records_per_sec(acks=1))", GreaterEqual, "10", 0},
+		{"max(acks=all) < max(max(acks=1))", "max(acks=all)", Less, "max(max(acks=1))", 0},
 	}
 	for _, tt := range tests {
 		c, err := Parse(tt.in)
@@ -65,6 +70,10 @@ func TestParseErrors(t *testing.T) {
 		{"p99(a=1) > cpu(a=1)", "different metrics, p99 and broker_cpu"},
 		{"throughput(a=1) x > 3", "expected a number after the multiplication sign"},
 		{"throughput a=1 > 3", `expected "(" after throughput`},
+		{"mean(p99(acks=all)) > 1", "column 6: mean(p99(...)) is refused: a mean of several scenarios' p99 is not the p99 of their records together"},
+		{"mean(avg(acks=all)) > 1", "mean(avg(...)) is refused"},
+		{"mean(throughput(a=1) > 1", `expected ")" to close mean(`},
+		{"mean(mean(throughput(a=1))) > 1", `column 6: unknown metric "mean"`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -67,6 +67,10 @@ func TestBuildFromFixture(t *testing.T) {
 	if got := outcomes[rd.Run.Hypotheses[1]]; got != "confirmed" {
 		t.Errorf("replication hypothesis %s, the model lowers the rate with replicas", got)
 	}
+	// the aggregate loses round 2 (b65536-r3's repeat 2 is invalid): 2 rounds, below 3
+	if got := outcomes[rd.Run.Hypotheses[2]]; got != "indicative" {
+		t.Errorf("hypothesis with an incomplete round: %s", got)
+	}
 	if got := outcomes[rd.Run.Hypotheses[3]]; got != "inconclusive" {
 		t.Errorf("hypothesis on a missing scenario: %s", got)
 	}

@@ -2,28 +2,14 @@ package report
 
 import (
 	"math"
-	"slices"
+
+	"github.com/kbench/kbench/internal/stats"
 )
 
-// statOf summarises values; NaN values are skipped.
+// statOf summarises values; NaN and infinite values are skipped.
 func statOf(values []float64) Stat {
-	var vs []float64
-	for _, v := range values {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			vs = append(vs, v)
-		}
-	}
-	if len(vs) == 0 {
-		return Stat{}
-	}
-	slices.Sort(vs)
-	s := Stat{N: len(vs), Min: vs[0], Max: vs[len(vs)-1]}
-	if len(vs)%2 == 1 {
-		s.Median = vs[len(vs)/2]
-	} else {
-		s.Median = (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
-	}
-	return s
+	s := stats.Summarize(values)
+	return Stat{N: s.N, Median: s.Median, Min: s.Min, Max: s.Max}
 }
 
 // ratioStat is a/b with the range of every pairing, for effects.

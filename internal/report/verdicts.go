@@ -6,26 +6,26 @@ import (
 
 // verdicts tests every hypothesis against the valid repeats; a hypothesis that does not
 // parse gets the outcome "invalid" and the parse error, so a typo never hides a claim.
+// Every scenario of the run is passed, those without a valid repeat too, so that a claim
+// naming one says so instead of comparing less than it names.
 func verdicts(hypotheses []string, rows []Row) []Verdict {
 	if len(hypotheses) == 0 {
 		return nil
 	}
-	var observed []claim.Observed
+	observed := make([]claim.Observed, 0, len(rows))
 	for _, r := range rows {
-		if r.Valid == 0 {
-			continue
-		}
-		o := claim.Observed{Params: r.paramMap, Values: map[string][]float64{}}
-		for _, name := range claim.Metrics() {
-			for _, rep := range r.repeatsForPlot {
+		o := claim.Observed{Scenario: claim.Scenario{ID: r.ID, Params: r.paramMap}}
+		for _, rep := range r.repeatsForPlot {
+			values := map[string]float64{}
+			for _, name := range claim.Metrics() {
 				if v, ok := metric(rep, name); ok {
-					o.Values[name] = append(o.Values[name], v)
+					values[name] = v
 				}
 			}
+			o.Repeats = append(o.Repeats, claim.Repeat{N: rep.Repeat, Values: values})
 		}
 		observed = append(observed, o)
 	}
-	lookup := claim.Table(observed)
 	var out []Verdict
 	for _, h := range hypotheses {
 		c, err := claim.Parse(h)
@@ -33,7 +33,7 @@ func verdicts(hypotheses []string, rows []Row) []Verdict {
 			out = append(out, Verdict{Hypothesis: h, Outcome: "invalid", Sentence: err.Error()})
 			continue
 		}
-		v := c.Evaluate(lookup)
+		v := c.Evaluate(observed)
 		out = append(out, Verdict{Hypothesis: h, Note: c.Note, Outcome: string(v.Outcome), Sentence: v.Sentence})
 	}
 	return out

@@ -49,11 +49,82 @@ func TestBuiltins(t *testing.T) {
 					t.Errorf("hypothesis %q has no note saying what the source found", h.Text)
 				}
 			}
-			// every study must finish in reasonable time on the embedded cluster
-			if d := plan.EstimatedDuration(); d > 20*time.Minute {
-				t.Errorf("estimated duration %s is over 20 minutes", d)
+			// every study must finish in reasonable time on the embedded cluster; the
+			// largest, sizes-and-counts, runs 25 scenarios three times (about 21 minutes)
+			if d := plan.EstimatedDuration(); d > 25*time.Minute {
+				t.Errorf("estimated duration %s is over 25 minutes", d)
 			}
 		})
+	}
+}
+
+// TestBuiltinHypotheses pins what every built-in hypothesis compares: the scenario(s) of
+// each side, checked by hand against the hypothesis's note and the source's own comparison
+// (one setting changed, the rest held). Load already refuses overlapping or ambiguous
+// sides; this catches a selector that resolves, but to the wrong scenario.
+func TestBuiltinHypotheses(t *testing.T) {
+	want := map[string][][2]string{
+		"dms-producer": {
+			{"batch=16KiB,replicas=1,acks=1", "batch=1KiB,replicas=1,acks=1"},
+			{"batch=16KiB,replicas=1,acks=1", "batch=1KiB,replicas=1,acks=1"},
+			{"batch=1KiB,replicas=1,acks=1", "batch=1KiB,replicas=3,acks=1"},
+			{"batch=1KiB,replicas=3,acks=1", "batch=1KiB,replicas=1,acks=1"},
+			{"batch=1KiB,replicas=3,acks=1", "batch=1KiB,replicas=3,acks=-1"},
+			{"batch=1KiB,replicas=3,acks=1", "batch=1KiB,replicas=3,acks=-1"},
+		},
+		"dms-tps": {
+			{"partitions=30", "listener=sasl"},
+			{"partitions=30", "replication=sync"},
+			{"partitions=30", "flush=sync"},
+			{"partitions=3", "partitions=100"},
+			{"partitions=12", "partitions=3"},
+		},
+		"kafka08-tuning": {
+			{"threads=4,batch=10,replicas=1", "threads=1,batch=1,replicas=1"},
+			{"threads=4,batch=10,replicas=1", "threads=4,batch=10,replicas=2"},
+			{"threads=4,batch=10,replicas=2", "threads=4,batch=10,replicas=2,mode=sync"},
+			{"threads=4,batch=10,replicas=1", "threads=4,batch=10,replicas=1,compression=gzip"},
+			{"threads=4,batch=10,replicas=1,compression=snappy", "threads=4,batch=10,replicas=1,compression=gzip"},
+			{"threads=4,batch=10,replicas=1", "threads=4,batch=10,replicas=1,partitions=3"},
+			{"partitions=3,consumers=3", "partitions=3,consumers=1"},
+		},
+		"no-data-loss": {
+			{"partitions=16,batching=on", "partitions=16,batching=off"},
+			{"partitions=16,batching=off", "partitions=3,batching=off"},
+			{"partitions=16,batching=on", "partitions=16,batching=off"},
+		},
+		"quick": {
+			{"batch=16KiB,acks=1 + batch=16KiB,acks=all", "batch=1KiB,acks=1 + batch=1KiB,acks=all"},
+			{"batch=1KiB,acks=1 + batch=16KiB,acks=1", "batch=1KiB,acks=all + batch=16KiB,acks=all"},
+		},
+		"sizes-and-counts": {
+			{"record_size=10B,producers=1,partitions=6", "record_size=2000B,producers=1,partitions=6"},
+			{"record_size=1000B,producers=1,partitions=6", "record_size=10B,producers=1,partitions=6"},
+			{"record_size=1000B,producers=3,partitions=6", "record_size=1000B,producers=1,partitions=6"},
+			{"record_size=1000B,producers=3,partitions=3", "record_size=1000B,producers=3,partitions=4"},
+			{"record_size=1000B,producers=3,partitions=3", "record_size=1000B,producers=3,partitions=2"},
+			{"fetch_size=1MiB", "fetch_size=1KiB"},
+			{"fetch_size=4MiB", "fetch_size=1MiB"},
+			{"messages=500000", "messages=10000"},
+		},
+	}
+	for _, name := range Builtins() {
+		plan, err := Load(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(plan.Hypotheses) != len(want[name]) {
+			t.Errorf("%s: %d hypotheses, want %d", name, len(plan.Hypotheses), len(want[name]))
+			continue
+		}
+		for i, h := range plan.Hypotheses {
+			l, r, err := h.Resolve(plan.claimScenarios())
+			got := [2]string{strings.Join(l, " + "), strings.Join(r, " + ")}
+			if err != nil || got != want[name][i] {
+				t.Errorf("%s: %s compares %q with %q (%v), want %q with %q", name, h.Text, got[0], got[1], err, want[name][i][0], want[name][i][1])
+			}
+		}
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/kbench/kbench/internal/claim"
 )
 
 // Describe writes the plan as people read it before a run (kbench run --dry-run): the
@@ -34,6 +36,7 @@ func (p *Plan) Describe(w io.Writer) error {
 		fmt.Fprintf(&b, "\nhypotheses:\n")
 		for _, h := range p.Hypotheses {
 			fmt.Fprintf(&b, "  - %s\n", h.Text)
+			p.describeSides(&b, h)
 		}
 	}
 	if len(p.Reference.Scenarios) > 0 {
@@ -152,3 +155,24 @@ func plural(n int) string {
 }
 
 func roundDuration(d time.Duration) time.Duration { return d.Round(time.Second) }
+
+// describeSides says which scenarios each measured side of a hypothesis compares, so a
+// reader sees what a selector resolved to before anything runs.
+func (p *Plan) describeSides(b *strings.Builder, h claim.Claim) {
+	left, right, err := h.Resolve(p.claimScenarios())
+	if err != nil {
+		return // Load refuses such a claim; a hand-built plan may still hold one
+	}
+	for i, side := range []claim.Side{h.Left, h.Right} {
+		ids := [][]string{left, right}[i]
+		if side.IsConstant() {
+			continue
+		}
+		name := []string{"left", "right"}[i]
+		if side.Aggregate != "" {
+			fmt.Fprintf(b, "      %s: %s per round of %s\n", name, side.Aggregate, strings.Join(ids, " | "))
+		} else {
+			fmt.Fprintf(b, "      %s: %s\n", name, ids[0])
+		}
+	}
+}

@@ -14,21 +14,25 @@ func ExamplePlan_Describe() {
 	// Output:
 	// study quick: Quick demo: batch size and acks on a 3-broker cluster
 	// cluster: embedded, 3 brokers, Kafka 4.1.1, heap 512m
-	// each scenario: fresh topic, warm-up 5s (discarded), measured window, cool-down 2s; 1 repeat
+	// each scenario: fresh topic, warm-up 3s (discarded), measured window, cool-down 1s; 3 repeats
 	//
 	// 4 scenarios:
-	//   #  id                    topic   load                                                                      estimate
-	//   1  batch=1KiB,acks=1     3p x3r  1 producer, 1KiB records, for 10s, acks=1 batch.size=1024 linger.ms=0     20s
-	//   2  batch=1KiB,acks=all   3p x3r  1 producer, 1KiB records, for 10s, acks=all batch.size=1024 linger.ms=0   20s
-	//   3  batch=16KiB,acks=1    3p x3r  1 producer, 1KiB records, for 10s, acks=1 batch.size=16384 linger.ms=0    20s
-	//   4  batch=16KiB,acks=all  3p x3r  1 producer, 1KiB records, for 10s, acks=all batch.size=16384 linger.ms=0  20s
+	//   #  id                    topic   load                                                                     estimate
+	//   1  batch=1KiB,acks=1     3p x3r  1 producer, 1KiB records, for 5s, acks=1 batch.size=1024 linger.ms=0     12s
+	//   2  batch=1KiB,acks=all   3p x3r  1 producer, 1KiB records, for 5s, acks=all batch.size=1024 linger.ms=0   12s
+	//   3  batch=16KiB,acks=1    3p x3r  1 producer, 1KiB records, for 5s, acks=1 batch.size=16384 linger.ms=0    12s
+	//   4  batch=16KiB,acks=all  3p x3r  1 producer, 1KiB records, for 5s, acks=all batch.size=16384 linger.ms=0  12s
 	//
 	// hypotheses:
-	//   - throughput(batch=16KiB) > throughput(batch=1KiB)
-	//   - throughput(acks=1) > throughput(acks=all)
+	//   - mean(throughput(batch=16KiB)) > mean(throughput(batch=1KiB))
+	//       left: mean per round of batch=16KiB,acks=1 | batch=16KiB,acks=all
+	//       right: mean per round of batch=1KiB,acks=1 | batch=1KiB,acks=all
+	//   - mean(throughput(acks=1)) > mean(throughput(acks=all))
+	//       left: mean per round of batch=1KiB,acks=1 | batch=16KiB,acks=1
+	//       right: mean per round of batch=1KiB,acks=all | batch=16KiB,acks=all
 	//
 	// notes:
-	//   - One repeat of 10 s per scenario so the whole study, cluster start included, stays under three minutes; run dms-producer for repeated, comparable figures.
+	//   - Three repeats of 5 s per scenario (after 3 s of warm-up) so the whole study, cluster start included, stays under three minutes; three repeats are the fewest with which a verdict can reach 95% confidence. Run dms-producer for longer, comparable figures.
 	//
-	// estimated duration: 1m40s (4 scenario runs, cluster start 20s)
+	// estimated duration: 2m44s (12 scenario runs, cluster start 20s)
 }

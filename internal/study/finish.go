@@ -38,7 +38,9 @@ func (p *parsed) finish() (*Plan, error) {
 }
 
 // hypothesisList decodes claims, each a string or {claim: ..., note: ...}, and checks
-// that every selector names a parameter and value of this study and matches a scenario.
+// that every selector names a parameter and value of this study and that each side names
+// exactly the scenarios it compares: one, or several under an explicit aggregate, and
+// never a scenario of the other side.
 func (p *parsed) hypothesisList(n *yaml.Node) error {
 	d := p.d
 	return d.list(n, "hypotheses", func(i int, item *yaml.Node) error {
@@ -69,9 +71,21 @@ func (p *parsed) hypothesisList(n *yaml.Node) error {
 				return err
 			}
 		}
+		if _, _, err := c.Resolve(p.plan.claimScenarios()); err != nil {
+			return d.errorf(textNode, field, "hypothesis %q: %v", c.Text, err)
+		}
 		p.plan.Hypotheses = append(p.plan.Hypotheses, c)
 		return nil
 	})
+}
+
+// claimScenarios returns the scenarios as a claim resolves its sides against them.
+func (p *Plan) claimScenarios() []claim.Scenario {
+	out := make([]claim.Scenario, len(p.Scenarios))
+	for i, s := range p.Scenarios {
+		out[i] = claim.Scenario{ID: s.ID, Params: s.Params}
+	}
+	return out
 }
 
 func (p *parsed) checkSelector(side claim.Side, n *yaml.Node, field string) error {

@@ -32,6 +32,10 @@ func TestParseErrors(t *testing.T) {
 		{"unknown-parameter.yaml", 3, "matrix.bach", `unknown parameter "bach"`},
 		{"bad-claim.yaml", 5, "hypotheses[0]", `records_per_sec(batch=4KiB): batch has no value "4KiB" (valid: 1KiB, 16KiB)`},
 		{"claim-unknown-param.yaml", 5, "hypotheses[0]", `"acks" is not a parameter of this study (valid: batch)`},
+		{"claim-overlap.yaml", 6, "hypotheses[0]", `hypothesis "mean(mbps(replicas=1)) > mbps(compression=gzip,replicas=1)": both sides select scenario(s) compression=gzip,replicas=1`},
+		{"claim-ambiguous.yaml", 6, "hypotheses[0]", `mb_per_sec(compression=none) selects 2 scenarios (compression=none,replicas=1; compression=none,replicas=2): ` +
+			`name one by all its parameters, or ask for an aggregate such as mean(mb_per_sec(compression=none))`},
+		{"claim-mean-p99.yaml", 6, "hypotheses[0]", "mean(p99(...)) is refused: a mean of several scenarios' p99 is not the p99 of their records together"},
 		{"bad-reference.yaml", 6, "reference.scenarios.batch=2KiB", `"batch=2KiB" is not a scenario of this study (valid: batch=1KiB, batch=16KiB)`},
 		{"duplicate-scenario.yaml", 5, "scenarios", "scenario batch=16KiB appears twice"},
 		{"sasl-listener.yaml", 3, "matrix.listener[1]", "listener sasl needs cluster.sasl (valid: scram-sha-512, scram-sha-256, plain)"},

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -33,14 +31,20 @@ func Main(args []string) int {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(context.Background(), stderr)
 	defer stop()
 
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	// A command stopped by Ctrl-C or SIGTERM ends with the shell's code for it, after
+	// printing what it has, whatever it returned.
+	code := 0
+	if ctx.Err() != nil {
+		code = interruptExitCode
+	}
 	if err == nil {
-		return 0
+		return code
 	}
 	var exit *exitError
 	if errors.As(err, &exit) {
@@ -50,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exit.code
 	}
 	fmt.Fprintf(stderr, "kbench: %v\n", err)
-	return 1
+	return max(code, 1)
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/preflight"
 )
 
 func newConsumeCommand() *cobra.Command {
@@ -56,8 +58,14 @@ Examples:
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := checkConsumeFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			props, err := pf.properties(args)
 			if err != nil {
+				return err
+			}
+			if err := checkSecurityTarget(cfg.Bootstrap, props, "consumer.config"); err != nil {
 				return err
 			}
 			if topic != "" {
@@ -93,6 +101,13 @@ Examples:
 				return err
 			}
 			defer brokers.close()
+			if cfg.Group == "" {
+				// Named here, not by the load's default, so the check below checks this group.
+				cfg.Group = "perf-consumer-" + strconv.Itoa(rand.IntN(100_000))
+			}
+			if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Consume: cfg.Topics, Group: cfg.Group}); err != nil {
+				return err
+			}
 
 			lines := out
 			if jsonOut {

@@ -16,6 +16,7 @@ import (
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/preflight"
 )
 
 // clientPropertyFlags are the ways both perf tools take client properties, in the Kafka 4.1
@@ -69,6 +70,7 @@ func newProduceCommand() *cobra.Command {
 		jsonOut        bool
 		printMetrics   bool
 		reportInterval int64
+		noCreate       bool
 		bm             brokerMetricsFlags
 	)
 	cmd := &cobra.Command{
@@ -109,8 +111,17 @@ Examples:
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := checkProduceFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			props, err := pf.properties(args)
 			if err != nil {
+				return err
+			}
+			if err := checkRecordSize(cfg.RecordSize, props); err != nil {
+				return err
+			}
+			if err := checkSecurityTarget(cfg.Bootstrap, props, "producer.config"); err != nil {
 				return err
 			}
 			cfg.Properties = props
@@ -145,6 +156,9 @@ Examples:
 				return err
 			}
 			defer brokers.close()
+			if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Produce: []string{cfg.Topic}, NoCreate: noCreate}); err != nil {
+				return err
+			}
 			if cfg.WarmupRecords > 0 && !jsonOut {
 				fmt.Fprintf(out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", cfg.WarmupRecords)
 			}
@@ -208,6 +222,7 @@ Examples:
 	f.BoolVar(&cfg.TimestampHeader, "timestamp-header", true, "add a kbench-ts header so kbench consume measures end-to-end latency in microseconds")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (progress lines go to stderr)")
 	f.Int64Var(&reportInterval, "reporting-interval", 5000, "ms between window lines")
+	f.BoolVar(&noCreate, "no-create", false, "refuse to run when the topic does not exist, instead of letting the broker create it")
 	bm.register(f)
 	return cmd
 }

@@ -62,6 +62,9 @@ Examples:
   kbench run --resume runs/2026-11-22-1530-quick`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRunFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			if len(args) == 0 && resume == "" {
 				return fmt.Errorf("name a study (one of %s) or a study file, or --resume RUN", strings.Join(studies.Names(), ", "))
 			}

@@ -36,7 +36,7 @@ func TestRunCommandErrors(t *testing.T) {
 		{name: "seed and resume", args: []string{"run", "--resume", dir, "--seed", "3"},
 			want: []string{"--seed", "--resume", "run.json"}},
 		{name: "unreachable cluster", args: []string{"run", "quick", "--bootstrap-server", closedPort(t), "--runs-dir", runs},
-			want: []string{"reach cluster at 127.0.0.1:", "connection refused"}},
+			want: []string{"cannot reach the cluster: bootstrap server 127.0.0.1:", "connection refused"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runKbench(tc.args...)

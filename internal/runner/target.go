@@ -17,6 +17,7 @@ import (
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -204,20 +205,21 @@ func (t *target) openAdmin() error {
 	return nil
 }
 
-// ping fails fast, with the cause, when the cluster cannot be reached or refuses the
-// credentials.
+// ping fails fast, with the cause, when the cluster cannot be reached, refuses the
+// credentials or denies what a run does: create, write, read and delete topics kbench-*,
+// and join groups kbench-* (preflight.Check, within preflight.Timeout).
 func (t *target) ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
-	defer cancel()
-	meta, err := t.admin.BrokerMetadata(ctx)
+	res, err := preflight.Check(ctx, t.bootstrap, t.props, preflight.Need{CreatePrefix: "kbench-", Group: "kbench-preflight-probe"})
 	if err != nil {
-		return fmt.Errorf("reach cluster at %s: %w", t.bootstrap, err)
+		return err
 	}
 	if len(t.brokers) == 0 {
-		for _, b := range meta.Brokers {
-			t.brokers = append(t.brokers, metrics.BrokerTarget{ID: int(b.NodeID)})
+		for _, id := range res.Brokers {
+			t.brokers = append(t.brokers, metrics.BrokerTarget{ID: int(id)})
 		}
 	}
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
 	if versions, err := t.admin.ApiVersions(ctx); err == nil {
 		for _, v := range versions {
 			if guess := v.VersionGuess(); guess != "" {

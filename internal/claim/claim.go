@@ -29,7 +29,7 @@
 //
 // # Metrics
 //
-// The names a lookup receives are the canonical ones; aliases are accepted in claims:
+// Observed values are keyed by the canonical names; claims may use the aliases:
 //
 //	records_per_sec  (throughput, rps)   acknowledged records per second
 //	mb_per_sec       (mbps)              MiB per second
@@ -111,15 +111,6 @@ type Param struct {
 
 // IsConstant reports whether the side is a plain number.
 func (s Side) IsConstant() bool { return s.Metric == "" }
-
-// Params returns the selector as a map, the form a lookup receives.
-func (s Side) Params() map[string]string {
-	m := make(map[string]string, len(s.Selector))
-	for _, p := range s.Selector {
-		m[p.Key] = p.Value
-	}
-	return m
-}
 
 // Matches reports whether a scenario with params is selected by the side: every selector
 // key is present in params with the same value.

@@ -34,15 +34,19 @@ func (c Claim) test(l, r []float64, lu, ru string) result {
 	switch {
 	case t.reason != "":
 		t.outcome = Indicative
-	case t.pClaim <= Alpha:
+	case significant(t.pClaim):
 		t.outcome, t.leaning, t.p = Confirmed, "", t.pClaim
-	case t.pOpposite <= Alpha:
+	case significant(t.pOpposite):
 		t.outcome, t.leaning, t.p = Refuted, "", t.pOpposite
 	default:
 		t.outcome, t.p = Inconclusive, t.pClaim
 	}
 	return t
 }
+
+// significant reports whether p <= Alpha, with a relative slack for the rounding of an
+// exact p computed in floating point (1/20 is exactly the level, and must pass).
+func significant(p float64) bool { return p <= Alpha*(1+1e-9) }
 
 // twoSample tests "l op r" with the exact Mann-Whitney test. For "~" within t the claim is
 // (1-t) r <= l <= r/(1-t), and each edge is one one-sided test.

@@ -26,6 +26,9 @@ func testData() []Observed {
 		scenario("n=5", RecordsPerSec, 100, 110, 120, 130, 140),
 		scenario("n=4", RecordsPerSec, 10, 11, 12, 13),
 		scenario("n=3", RecordsPerSec, 1, 2, 3),
+		scenario("n=5b", RecordsPerSec, 95, 100, 105, 98, 102),
+		scenario("t=a", RecordsPerSec, 5, 5, 5),
+		scenario("t=b", RecordsPerSec, 5, 5, 5),
 		scenario("acks=all", P99, 12, 15, 11),
 		scenario("acks=1", P99, 5, 6, 5.5),
 		scenario("replicas=3", BrokerCPU, 1.1, 1.3, 1.2),
@@ -68,6 +71,12 @@ func TestEvaluate(t *testing.T) {
 		{"throughput(n=5) > 105", Inconclusive, Confirmed, 6.0 / 32, 0},
 		{"throughput(n=5) < 90", Refuted, "", 1.0 / 32, 0},
 		{"150 > throughput(n=5)", Confirmed, "", 1.0 / 32, 0},
+		// about a constant within 10%: the band is 90..111.1 and all 5 values (95..105) lie
+		// in it, so both one-sided sign tests give 1/32
+		{"throughput(n=5b) ~ 100", Confirmed, "", 1.0 / 32, 0},
+		// ties count for ">=" and against ">": 3 vs 3 equal values
+		{"throughput(t=a) >= throughput(t=b)", Confirmed, "", 0.05, 1},
+		{"throughput(t=a) > throughput(t=b)", Refuted, "", 0.05, 1},
 		// one repeat on a side: indicative whatever the numbers
 		{"throughput(x=single) > throughput(batch=1KiB)", Indicative, Confirmed, 0, 30000.0 / 20100},
 		// about within 10%: 0.9 x none = 37.8..39.6 and none/0.9 = 46.7..48.9 bound every

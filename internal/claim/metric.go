@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Canonical metric names, as a lookup receives them.
+// Canonical metric names, the keys of [Repeat.Values].
 const (
 	RecordsPerSec = "records_per_sec"
 	MBPerSec      = "mb_per_sec"

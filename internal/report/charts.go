@@ -298,6 +298,7 @@ func latencyCharts(rows []Row) ([]Chart, error) {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		p.Legend.Left = true
+		legendLines := 0
 		for i, c := range chunk {
 			col := palette[i%len(palette)]
 			l, err := plotter.NewLine(c.due)
@@ -311,6 +312,7 @@ func latencyCharts(rows []Row) ([]Chart, error) {
 				label += " (due)"
 			}
 			p.Legend.Add(label, l)
+			legendLines++
 			if len(c.send) == 0 {
 				continue
 			}
@@ -322,8 +324,11 @@ func latencyCharts(rows []Row) ([]Chart, error) {
 			ls.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			p.Add(ls)
 			p.Legend.Add(c.id+" (send)", ls)
+			legendLines++
 		}
-		p.Y.Max *= 10 // a decade of headroom keeps the legend (top left) clear of the curves
+		// Headroom keeps the legend (top left) clear of the curves: a decade, and one more
+		// for every four legend lines past the first four.
+		p.Y.Max *= math.Pow(10, 1+float64(max(0, legendLines-1)/4))
 		svg, err := render(p, chartWidth, chartHeight)
 		if err != nil {
 			return nil, err

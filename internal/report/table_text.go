@@ -12,6 +12,8 @@ type column struct {
 	head     string
 	cell     func(Row) string
 	optional func(Row) bool
+	// words marks a column of words, set flush left; figures are set flush right.
+	words bool
 }
 
 // throughputColumns and latencyColumns are the two results tables' figure columns after the
@@ -29,7 +31,7 @@ var throughputColumns = []column{
 }
 
 var latencyColumns = []column{
-	{head: "latency is", cell: basisText},
+	{head: "latency is", cell: basisText, words: true},
 	{head: "avg ms", cell: func(r Row) string { return medianText(r.LatAvg) }},
 	{head: "p50 ms", cell: func(r Row) string { return medianText(r.P50) }},
 	{head: "p95 ms", cell: func(r Row) string { return medianText(r.P95) }},
@@ -44,12 +46,12 @@ var latencyColumns = []column{
 	{head: "broker Produce p99 ms", cell: func(r Row) string { return optText(r.BrokerProduceP99) }},
 }
 
-// textTable is a results table as text, the same for Markdown and HTML; the cells from
-// Figures on are numbers.
+// textTable is a results table as text, the same for Markdown and HTML; Numeric says which
+// columns hold figures (the scenario and its parameters do not).
 type textTable struct {
 	Head    []string
 	Rows    [][]string
-	Figures int
+	Numeric []bool
 }
 
 // resultTable lays out one results table: the scenario, its parameters, then the columns
@@ -61,9 +63,10 @@ func resultTable(m *Model, cols []column) textTable {
 			shown = append(shown, c)
 		}
 	}
-	t := textTable{Head: append([]string{"Scenario"}, m.ParamNames...), Figures: 1 + len(m.ParamNames)}
+	t := textTable{Head: append([]string{"Scenario"}, m.ParamNames...), Numeric: make([]bool, 1+len(m.ParamNames))}
 	for _, c := range shown {
 		t.Head = append(t.Head, c.head)
+		t.Numeric = append(t.Numeric, !c.words)
 	}
 	for _, r := range m.Rows {
 		cells := append([]string{r.ID}, r.Params...)

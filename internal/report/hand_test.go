@@ -215,7 +215,7 @@ func TestHandRunCSV(t *testing.T) {
 			"records_per_sec_spread_pct": "0.10", "mib_per_sec": "0.9765625", "consumer_mib_per_sec": "",
 			"latency_basis": "paced", "latency_p99_ms": "9", "send_latency_p99_ms": "8", "e2e_latency_p99_ms": "",
 			"broker_produce_p50_ms": "1.4", "broker_produce_p99_ms": "6",
-			"broker_cpu_cores": "0.53", // median(0.20+0.30, 0.22+0.31, 0.24+0.35)
+			"broker_cpu_cores":   "0.53", // median(0.20+0.30, 0.22+0.31, 0.24+0.35)
 			"broker_cpu_pct_max": "31", "broker_1_cpu_pct": "22", "broker_2_cpu_pct": "31", "broker_3_cpu_pct": "",
 			"client_cpu_cores": "0.11", "client_cpu_s_per_million": "109.89", "limit": "target rate", "invalid": "",
 		},

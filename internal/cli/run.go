@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +32,7 @@ func newRunCommand() *cobra.Command {
 		commandConfig string
 		metricsURLs   []string
 		maxRate       float64
+		allowGroups   []string
 		yes           bool
 		runsDir       string
 		formats       string
@@ -50,8 +54,12 @@ seed of that order is printed and recorded in run.json; --seed replays an order,
 prints it, and --resume keeps the run's own.
 
 Against a cluster kbench did not start (--bootstrap-server), kbench creates and deletes only
-topics named kbench-<run>-..., never anything else, and asks before loading a cluster that
-is not on loopback unless --yes is given.
+topics and consumer groups named kbench-<run>-... (and a group the study names, which must
+not exist yet unless --allow-existing-group NAME), never anything else, and asks before
+loading the cluster, on loopback too, unless --yes is given. Without --metrics-url the run
+measures what the clients see; broker figures are then absent.
+
+Exit codes: 0 done, 1 error, 5 every repeat invalid, 130 interrupted.
 
 Examples:
   kbench studies
@@ -91,9 +99,10 @@ Examples:
 				return err
 			}
 			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed,
-				Progress: cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
+				AllowExistingGroups: allowGroups,
+				Progress:            cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
 			if bootstrap != "" {
-				ext := &runner.External{Bootstrap: bootstrap, MetricsURLs: metricsURLs}
+				ext := &runner.External{Bootstrap: bootstrap, MetricsURLs: metricsURLs, CommandConfig: commandConfig}
 				if commandConfig != "" {
 					if ext.Properties, err = cluster.ReadProperties(commandConfig); err != nil {
 						return err
@@ -114,7 +123,8 @@ Examples:
 	f.StringVar(&commandConfig, "command-config", "", "client properties file (security settings) for --bootstrap-server")
 	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker (external clusters)")
 	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
-	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster that is not on loopback")
+	f.StringArrayVar(&allowGroups, "allow-existing-group", nil, "let the study's consumer group NAME be one that exists on the cluster (never deleted); once per group")
+	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster kbench did not start")
 	f.StringVar(&runsDir, "runs-dir", "runs", "where run directories are created")
 	f.Uint64Var(&seed, "seed", 0, "seed of the interleaved run order, to replay a run's order (default: a random seed, printed)")
 	f.StringVar(&formats, "report", "md,html,csv,json", "report formats written at the end")
@@ -192,10 +202,39 @@ func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []s
 	if err != nil {
 		return &exitError{code: 1, msg: fmt.Sprintf("%v; finish it with: kbench run --resume %s", err, out.Dir)}
 	}
+	if out.Repeats > 0 && out.Invalid == out.Repeats {
+		return &exitError{code: exitAllInvalid, msg: fmt.Sprintf("every repeat was invalid (%d of %d): %s", out.Invalid, out.Repeats, summarizeReasons(out.Reasons))}
+	}
 	return rerr
 }
 
-// confirmer asks on the terminal before loading a remote cluster; without a terminal it
+// exitAllInvalid is run's exit code when every repeat it ran was invalid: the run ended, but
+// measured nothing usable, which a script must not take for success.
+const exitAllInvalid = 5
+
+// summarizeReasons lists the distinct invalidity reasons, most frequent first, with counts;
+// the first few only, so that the error stays one readable line.
+func summarizeReasons(reasons map[string]int) string {
+	const shown = 5
+	keys := slices.Collect(maps.Keys(reasons))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(reasons[b], reasons[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for i, k := range keys {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("%d other reason(s) in the repeat files", len(keys)-shown))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%dx %s", reasons[k], k))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// confirmer asks on the terminal before loading a cluster kbench did not start; without a terminal it
 // refuses, so an unattended run never loads a production cluster by accident.
 func confirmer(in io.Reader, out io.Writer) func(string) bool {
 	return func(plan string) bool {

@@ -15,7 +15,8 @@ import (
 
 // BrokerTarget is one broker to sample. A broker on this machine has a PID; a broker of an
 // external cluster has only a MetricsURL. Either may be missing; the fields of the missing
-// source are then absent from its rows.
+// source are then absent from its rows. A broker with neither is not sampled at all (a
+// cluster without a metrics endpoint is measured from the clients alone).
 type BrokerTarget struct {
 	// ID is the broker's node id.
 	ID int
@@ -31,6 +32,10 @@ type BrokerTarget struct {
 	// combined mode), where Kafka marks RequestHandlerAvgIdlePercent from two pools.
 	Combined bool
 }
+
+// HasSource reports whether the broker has anything to sample: a local process or a metrics
+// endpoint.
+func (b BrokerTarget) HasSource() bool { return b.PID > 0 || b.MetricsURL != "" }
 
 // SamplerConfig configures a Sampler.
 type SamplerConfig struct {
@@ -67,7 +72,7 @@ func (c *SamplerConfig) validate() error {
 		return fmt.Errorf("page size %d is negative", c.PageSize)
 	}
 	seen := map[int]bool{}
-	for i, b := range c.Brokers {
+	for _, b := range c.Brokers {
 		if seen[b.ID] {
 			return fmt.Errorf("broker %d is listed twice", b.ID)
 		}
@@ -80,9 +85,6 @@ func (c *SamplerConfig) validate() error {
 		}
 		if b.CPUAllotment < 0 {
 			return fmt.Errorf("broker %d: cpu allotment %g is negative", b.ID, b.CPUAllotment)
-		}
-		if b.PID == 0 && b.MetricsURL == "" {
-			return fmt.Errorf("broker %d (entry %d) has neither a pid nor a metrics url", b.ID, i)
 		}
 	}
 	return nil
@@ -131,6 +133,9 @@ func NewSampler(cfg SamplerConfig) (*Sampler, error) {
 	s := &Sampler{cfg: cfg, clock: time.Now}
 	s.series = Series{Version: SeriesVersion, IntervalSeconds: cfg.Interval.Seconds()}
 	for _, b := range cfg.Brokers {
+		if !b.HasSource() {
+			continue
+		}
 		allotment := b.CPUAllotment
 		if allotment == 0 && b.PID > 0 {
 			allotment = hostCPUs(cfg.Proc)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,7 +232,6 @@ func TestSamplerConfigValidate(t *testing.T) {
 		{"short interval", SamplerConfig{Interval: time.Millisecond}, "shorter than the minimum 10ms"},
 		{"duplicate", SamplerConfig{Brokers: []BrokerTarget{{ID: 1, MetricsURL: "u"}, {ID: 1, MetricsURL: "v"}}}, "broker 1 is listed twice"},
 		{"pid without proc", SamplerConfig{Brokers: []BrokerTarget{{ID: 1, PID: 5}}}, "no /proc"},
-		{"nothing to read", SamplerConfig{Brokers: []BrokerTarget{{ID: 2}}}, "neither a pid nor a metrics url"},
 		{"negative allotment", SamplerConfig{Brokers: []BrokerTarget{{ID: 2, MetricsURL: "u", CPUAllotment: -1}}}, "cpu allotment -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,5 +268,24 @@ func TestSamplerStartStop(t *testing.T) {
 	}
 	if first.Host[0].Values[FieldHostLoad1] != 1 {
 		t.Errorf("row %+v lacks load1", first.Host[0])
+	}
+}
+
+// A broker with neither a PID nor a metrics URL (an external cluster without an endpoint) is
+// not sampled: no error, no series, while the brokers that have a source still are.
+func TestSamplerBrokerWithoutSource(t *testing.T) {
+	s, err := NewSampler(SamplerConfig{Brokers: []BrokerTarget{{ID: 1}, {ID: 2, MetricsURL: "http://127.0.0.1:1/metrics"}, {ID: 3}}})
+	if err != nil {
+		t.Fatalf("new sampler: %v", err)
+	}
+	var ids []int
+	for _, b := range s.Snapshot().Brokers {
+		ids = append(ids, b.ID)
+	}
+	if !slices.Equal(ids, []int{2}) {
+		t.Errorf("sampled brokers %v, want [2]", ids)
+	}
+	if _, err := NewSampler(SamplerConfig{Brokers: []BrokerTarget{{ID: 1}}}); err != nil {
+		t.Errorf("no broker with a source: %v, want no error", err)
 	}
 }

@@ -26,6 +26,8 @@ type Environment struct {
 	Security string `json:"security,omitempty"`
 	// BrokerConfig holds the server.properties entries kbench set (embedded) or read back.
 	BrokerConfig map[string]string `json:"broker_config,omitempty"`
+	// BrokerMetrics says which brokers had a metrics source; nil in runs recorded before it.
+	BrokerMetrics *BrokerMetrics `json:"broker_metrics,omitempty"`
 	// BrokerCPUs is the CPU allotment of each broker in cores (0 when unlimited).
 	BrokerCPUs float64 `json:"broker_cpus,omitempty"`
 	// ClientPlacement says where the clients ran relative to the brokers, for example
@@ -46,3 +48,17 @@ type Host struct {
 	// Disks lists the block devices, for example "nvme0n1 ssd 512 GiB".
 	Disks []string `json:"disks,omitempty"`
 }
+
+// BrokerMetrics lists which brokers the run sampled: those with a metrics endpoint or a
+// local process. A broker without either is measured from the clients only.
+type BrokerMetrics struct {
+	// Sampled are the node IDs of the brokers with a source, Missing those without one.
+	Sampled []int `json:"sampled"`
+	Missing []int `json:"missing,omitempty"`
+}
+
+// Absent reports whether no broker was sampled: the run has client-side figures only.
+func (b *BrokerMetrics) Absent() bool { return b != nil && len(b.Sampled) == 0 }
+
+// Partial reports whether some brokers were sampled and others not.
+func (b *BrokerMetrics) Partial() bool { return b != nil && len(b.Sampled) > 0 && len(b.Missing) > 0 }

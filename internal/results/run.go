@@ -21,6 +21,23 @@ type Run struct {
 	Hypotheses  []string    `json:"hypotheses,omitempty"`
 	Reference   *Reference  `json:"reference,omitempty"`
 	Environment Environment `json:"environment"`
+	// Target is how the run reached its cluster, so a resume reaches the same one.
+	Target Target `json:"target,omitzero"`
+}
+
+// Target is what a resume needs to reach the run's cluster again: never a secret (the
+// command config is a path, the metrics URLs lose any user:password).
+type Target struct {
+	// Bootstrap is the external cluster's bootstrap servers; empty for an embedded cluster.
+	Bootstrap string `json:"bootstrap,omitempty"`
+	// CommandConfig is the absolute path of the client properties file, if any.
+	CommandConfig string `json:"command_config,omitempty"`
+	// MetricsURLs are the brokers' Prometheus endpoints given for the run.
+	MetricsURLs []string `json:"metrics_urls,omitempty"`
+	// MaxRate is the rate cap (records/s) every scenario ran under; 0 is none.
+	MaxRate float64 `json:"max_rate,omitempty"`
+	// ClusterID is the Kafka cluster ID the run measured; a resume refuses another one.
+	ClusterID string `json:"cluster_id,omitempty"`
 }
 
 // Study names the study that was run. Its file is copied next to run.json as study.yaml.

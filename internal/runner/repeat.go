@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,6 +32,7 @@ type runner struct {
 	dir      string
 	prefix   string
 	topics   topics
+	groups   groups
 	progress *progress
 }
 
@@ -64,6 +66,14 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, seed uint64) error {
 		out.Repeats++
 		if !rep.Validity.Valid {
 			out.Invalid++
+			if out.Reasons == nil {
+				out.Reasons = map[string]int{}
+			}
+			// The repeat's topic (and the group named after it) would make every
+			// repeat's reason distinct.
+			for _, reason := range rep.Validity.Reasons {
+				out.Reasons[strings.ReplaceAll(reason, rep.Topic.Name, "<topic>")]++
+			}
 		}
 		r.progress.end(rep)
 		if err := sleep(ctx, r.plan.Cooldown); err != nil {
@@ -87,12 +97,12 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		rep.Validity = results.Validity{Valid: false, Reasons: []string{err.Error()}}
 		return rep
 	}
+	group := ""
+	if sc.Consumers.Count > 0 {
+		group = r.consumerGroup(sc, topic, n)
+	}
 	// Deleted even when the creation fails: a cancelled request may still have created it.
-	defer func() {
-		if err := r.deleteTopic(topic); err != nil {
-			fmt.Fprintf(r.opts.Log, "%v\n", err)
-		}
-	}()
+	defer r.release(ctx, topic, group)
 	if err := r.createTopic(ctx, topic, sc.Topic.Partitions, sc.Topic.Replicas, sc.Topic.Configs); err != nil {
 		return invalid(err)
 	}
@@ -103,7 +113,7 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 			return invalid(err)
 		}
 	}
-	m, err := r.measure(ctx, topic, sc, n, filled)
+	m, err := r.measure(ctx, topic, group, sc, filled)
 	if err != nil {
 		return invalid(err)
 	}
@@ -185,13 +195,12 @@ func (r *runner) producerConfig(topic string, sc study.Scenario, e2e bool) load.
 	return cfg
 }
 
-// fill writes the records a consume-only scenario reads, unmeasured.
+// fill writes the records a consume-only scenario reads, unmeasured, as fast as --max-rate
+// allows (it is load on the cluster all the same).
 func (r *runner) fill(ctx context.Context, topic string, sc study.Scenario) (int64, error) {
 	cfg := r.producerConfig(topic, sc, true)
-	cfg.Producers, cfg.Rate, cfg.WarmupRecords, cfg.Warmup = 1, 0, 0, 0
-	if cfg.Records == 0 {
-		cfg.Records = sc.Consumers.Records
-	}
+	cfg.Producers, cfg.Rate, cfg.WarmupRecords, cfg.Warmup, cfg.Duration = 1, r.opts.MaxRate, 0, 0, 0
+	cfg.Records = fillRecords(sc)
 	cfg.Properties["acks"] = "all"
 	res, err := load.Produce(ctx, cfg, nil)
 	if err != nil {
@@ -201,6 +210,14 @@ func (r *runner) fill(ctx context.Context, topic string, sc study.Scenario) (int
 		return 0, fmt.Errorf("fill topic %s: %d records failed", topic, res.Total.Failed)
 	}
 	return res.Total.Acked, nil
+}
+
+// fillRecords is how many records the fill of a consume-only scenario writes.
+func fillRecords(sc study.Scenario) int64 {
+	if sc.Producers.Records > 0 {
+		return sc.Producers.Records
+	}
+	return sc.Consumers.Records
 }
 
 // measurement is everything one measured window produced.
@@ -220,8 +237,8 @@ type measurement struct {
 
 // measure runs the scenario's load on topic, which holds filled records already (a
 // consume-only scenario's), and collects the window's client and broker metrics.
-func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n int, filled int64) (*measurement, error) {
-	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: r.target.brokers, Interval: sampleInterval})
+func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scenario, filled int64) (*measurement, error) {
+	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: r.target.sampled(), Interval: sampleInterval})
 	if err != nil {
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}
@@ -254,10 +271,6 @@ func (r *runner) measure(ctx context.Context, topic string, sc study.Scenario, n
 		props := clientProps(e, c.Properties)
 		if c.FetchSize > 0 {
 			props["max.partition.fetch.bytes"] = fmt.Sprint(c.FetchSize)
-		}
-		group := c.Group
-		if group == "" {
-			group = fmt.Sprintf("%s-g%d", topic, n)
 		}
 		// The consumers' own idle timeout is a safety net only: drain stops them.
 		cfg := load.ConsumerConfig{Bootstrap: e.bootstrap, Topics: []string{topic}, Group: group,

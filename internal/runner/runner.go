@@ -37,10 +37,14 @@ type Options struct {
 	Cluster *cluster.Cluster
 	// Seed orders the repeats (see Order); a resumed run keeps the seed it recorded.
 	Seed uint64
-	// MaxRate caps every scenario's target rate (records/s over all producers); 0 is no cap.
+	// MaxRate caps every scenario's target rate (records/s over all producers), the fill of
+	// a consume-only scenario included; 0 is no cap.
 	MaxRate float64
-	// Confirm is asked before loading a cluster that is not on loopback, with the plan as
-	// text; nil means yes. It returns false to abort.
+	// AllowExistingGroups are consumer groups a study may name although they exist on the
+	// cluster: kbench's consumers join them, and they are never deleted.
+	AllowExistingGroups []string
+	// Confirm is asked before loading a cluster kbench did not start (loopback included),
+	// with the plan as text; nil means yes. It returns false to abort.
 	Confirm func(plan string) bool
 	// Progress receives live progress; Terminal makes it one rewritten status line.
 	Progress io.Writer
@@ -59,6 +63,9 @@ type Outcome struct {
 	Complete bool
 	// Repeats counts the repeats run now; Invalid those marked invalid.
 	Repeats, Invalid int
+	// Reasons counts the invalid repeats by reason, the repeat's topic name replaced by
+	// "<topic>" (a repeat with two reasons counts in both).
+	Reasons map[string]int
 }
 
 // Run carries out the study. On cancellation (Ctrl-C) it stops the load, deletes the topics
@@ -80,12 +87,24 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if prev != nil {
+		if opts, err = resumeTarget(opts, prev); err != nil {
+			return nil, err
+		}
+	}
 	target, err := connect(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("prepare cluster: %w", err)
 	}
 	defer target.close(opts.Log)
+	if err := checkSameCluster(prev, target); err != nil {
+		return nil, err
+	}
 	if err := target.checkListeners(plan); err != nil {
+		return nil, err
+	}
+	shared, err := target.checkGroups(ctx, plan, opts.AllowExistingGroups)
+	if err != nil {
 		return nil, err
 	}
 	run, dir, err := openRun(opts, prev)
@@ -94,11 +113,13 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	}
 	out := &Outcome{Dir: dir}
 	run.Environment = target.environment(opts.Version)
+	run.Target = recordTarget(target, opts.MaxRate)
 	if err := results.WriteRun(dir, run); err != nil {
 		return out, err
 	}
 
-	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir), topics: topics{created: map[string]bool{}}}
+	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir),
+		topics: topics{created: map[string]bool{}}, groups: groups{created: map[string]bool{}, shared: shared}}
 	defer r.cleanup()
 	if target.fresh {
 		if err := r.warmCluster(ctx); err != nil {
@@ -113,21 +134,6 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		out.Complete = true
 	}
 	return out, finish(dir, run, err)
-}
-
-// resumedRun reads the incomplete run in dir; nil when dir is empty (a new run).
-func resumedRun(dir string) (*results.Run, error) {
-	if dir == "" {
-		return nil, nil
-	}
-	rd, err := results.Read(dir)
-	if err != nil {
-		return nil, fmt.Errorf("resume %s: %w", dir, err)
-	}
-	if rd.Run.Status.State == results.Complete {
-		return nil, fmt.Errorf("resume %s: the run is already complete", dir)
-	}
-	return &rd.Run, nil
 }
 
 // openRun creates the run directory and its run.json, or reopens prev's to resume it.

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -28,7 +29,11 @@ type External struct {
 	Bootstrap string
 	// Properties are Java client properties (security settings) for every client.
 	Properties map[string]string
-	// MetricsURLs are the brokers' Prometheus endpoints, if known.
+	// CommandConfig is the file Properties were read from, recorded (never its content) so
+	// a resume can read it again; "" when none.
+	CommandConfig string
+	// MetricsURLs are the brokers' Prometheus endpoints, if known: the Nth URL is the Nth
+	// broker by node ID. Brokers without one are measured from the clients only.
 	MetricsURLs []string
 	// BrokerPIDs are the brokers' processes when they run on this machine (a cluster the
 	// caller started), in the order of MetricsURLs, so their CPU is read from /proc as for
@@ -52,17 +57,19 @@ type target struct {
 	brokerConfig map[string]string
 	embedded     *cluster.Cluster // started by this run, stopped at its end
 	fresh        bool             // started for this run: its JIT is cold
+	external     *External        // the cluster attached to, nil for an embedded one
+	clusterID    string           // Kafka's cluster ID, from the metadata
 	admin        *kadm.Client
 	client       *kgo.Client
 }
 
 // connect starts the study's embedded cluster, uses the caller's (Options.Cluster), or
-// attaches to the external one (asking for confirmation when it is not on loopback).
+// attaches to the external one (asking for confirmation once it answered).
 func connect(ctx context.Context, opts Options) (*target, error) {
 	ext := opts.External
 	if ext == nil && opts.Cluster == nil && opts.Plan.Cluster.External != nil {
 		e := opts.Plan.Cluster.External
-		ext = &External{Bootstrap: e.Bootstrap, MetricsURLs: e.MetricsURLs}
+		ext = &External{Bootstrap: e.Bootstrap, MetricsURLs: e.MetricsURLs, CommandConfig: absPath(e.CommandConfig)}
 		if e.CommandConfig != "" {
 			props, err := cluster.ReadProperties(e.CommandConfig)
 			if err != nil {
@@ -75,9 +82,6 @@ func connect(ctx context.Context, opts Options) (*target, error) {
 	switch {
 	case ext != nil:
 		t = externalTarget(ext)
-		if !onLoopback(ext.Bootstrap) && opts.Confirm != nil && !opts.Confirm(describeLoad(opts.Plan, ext.Bootstrap, opts.MaxRate)) {
-			return nil, fmt.Errorf("not confirmed: nothing was sent to %s", ext.Bootstrap)
-		}
 	case opts.Cluster != nil:
 		// The caller's cluster may have run load already; warming it is the caller's choice.
 		t = embeddedTarget(opts.Cluster, opts.Cluster.BrokerConfig())
@@ -99,24 +103,112 @@ func connect(ctx context.Context, opts Options) (*target, error) {
 			return nil, err
 		}
 	}
+	if err := t.identify(ctx); err != nil {
+		t.close(opts.Log)
+		return nil, err
+	}
+	// Asked once the cluster answered, on loopback too: a port forward or a tunnel reaches
+	// a real cluster.
+	if ext != nil && opts.Confirm != nil && !opts.Confirm(describeLoad(opts.Plan, ext.Bootstrap, opts.MaxRate)) {
+		t.close(opts.Log)
+		return nil, fmt.Errorf("not confirmed: no topic or group was created on %s", ext.Bootstrap)
+	}
 	return t, nil
 }
 
+// externalTarget describes the cluster attached to; its brokers are known after identify.
 func externalTarget(ext *External) *target {
-	t := &target{kind: results.External, endpoint: endpoint{bootstrap: ext.Bootstrap, props: ext.Properties}}
-	// Broker IDs are not known before the first metadata request; the Nth endpoint is
-	// labelled broker N, as Kafka numbers the brokers of a fresh cluster.
-	for i := range max(len(ext.MetricsURLs), len(ext.BrokerPIDs)) {
-		b := metrics.BrokerTarget{ID: i + 1}
-		if i < len(ext.MetricsURLs) {
-			b.MetricsURL = ext.MetricsURLs[i]
-		}
-		if i < len(ext.BrokerPIDs) {
-			b.PID = ext.BrokerPIDs[i]
-		}
-		t.brokers = append(t.brokers, b)
+	return &target{kind: results.External, endpoint: endpoint{bootstrap: ext.Bootstrap, props: ext.Properties}, external: ext}
+}
+
+// identify reads the cluster ID and, for an external cluster, its brokers: the Nth
+// metrics URL (and PID) goes to the Nth broker by node ID; brokers past the last URL have
+// no source and are measured from the clients only.
+func (t *target) identify(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	meta, err := t.admin.BrokerMetadata(ctx)
+	if err != nil {
+		return fmt.Errorf("read the metadata of the cluster at %s: %w", t.bootstrap, err)
 	}
-	return t
+	t.clusterID = meta.Cluster
+	if t.external == nil {
+		return nil
+	}
+	ids := make([]int, 0, len(meta.Brokers))
+	for _, b := range meta.Brokers {
+		ids = append(ids, int(b.NodeID))
+	}
+	brokers, err := brokerSources(ids, t.external.MetricsURLs, t.external.BrokerPIDs)
+	if err != nil {
+		return fmt.Errorf("cluster at %s: %w", t.bootstrap, err)
+	}
+	t.brokers = brokers
+	return nil
+}
+
+// brokerSources pairs the brokers' node IDs, in order, with the metrics URLs and PIDs given
+// in that order.
+func brokerSources(ids []int, urls []string, pids []int) ([]metrics.BrokerTarget, error) {
+	ids = slices.Sorted(slices.Values(ids))
+	if n := max(len(urls), len(pids)); n > len(ids) {
+		return nil, fmt.Errorf("%d --metrics-url given but the cluster has %d broker(s) (node ids %s): give one per broker, in node-id order",
+			n, len(ids), joinInts(ids))
+	}
+	out := make([]metrics.BrokerTarget, len(ids))
+	for i, id := range ids {
+		out[i].ID = id
+		if i < len(urls) {
+			out[i].MetricsURL = urls[i]
+		}
+		if i < len(pids) {
+			out[i].PID = pids[i]
+		}
+	}
+	return out, nil
+}
+
+// brokerMetrics says which brokers have a metrics source, for run.json.
+func (t *target) brokerMetrics() *results.BrokerMetrics {
+	bm := &results.BrokerMetrics{Sampled: []int{}}
+	for _, b := range t.brokers {
+		if b.HasSource() {
+			bm.Sampled = append(bm.Sampled, b.ID)
+		} else {
+			bm.Missing = append(bm.Missing, b.ID)
+		}
+	}
+	return bm
+}
+
+// sampled are the brokers with a metrics source, the only ones the sampler reads.
+func (t *target) sampled() []metrics.BrokerTarget {
+	var out []metrics.BrokerTarget
+	for _, b := range t.brokers {
+		if b.HasSource() {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// absPath makes a recorded path usable from another working directory; "" stays "".
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 func startEmbedded(ctx context.Context, opts Options) (*target, error) {
@@ -209,14 +301,8 @@ func (t *target) openAdmin() error {
 // credentials or denies what a run does: create, write, read and delete topics kbench-*,
 // and join groups kbench-* (preflight.Check, within preflight.Timeout).
 func (t *target) ping(ctx context.Context) error {
-	res, err := preflight.Check(ctx, t.bootstrap, t.props, preflight.Need{CreatePrefix: "kbench-", Group: "kbench-preflight-probe"})
-	if err != nil {
+	if _, err := preflight.Check(ctx, t.bootstrap, t.props, preflight.Need{CreatePrefix: "kbench-", Group: "kbench-preflight-probe"}); err != nil {
 		return err
-	}
-	if len(t.brokers) == 0 {
-		for _, id := range res.Brokers {
-			t.brokers = append(t.brokers, metrics.BrokerTarget{ID: int(id)})
-		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
@@ -248,7 +334,7 @@ func (t *target) environment(version string) results.Environment {
 	env := results.Environment{
 		KbenchVersion: version, KafkaVersion: t.kafkaVersion, GoVersion: runtime.Version(),
 		Cluster: t.kind, Brokers: len(t.brokers), Bootstrap: t.bootstrap,
-		Security: t.props["security.protocol"], BrokerConfig: t.brokerConfig,
+		Security: t.props["security.protocol"], BrokerConfig: t.brokerConfig, BrokerMetrics: t.brokerMetrics(),
 		ClientPlacement: "same host as the brokers (loopback); clients and brokers share the CPUs",
 	}
 	for _, b := range t.brokers {

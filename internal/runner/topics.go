@@ -16,8 +16,13 @@ import (
 // pingTimeout bounds the first contact with an external cluster.
 const pingTimeout = 15 * time.Second
 
-// deleteTimeout bounds the deletion of a topic, until the metadata no longer lists it.
+// deleteTimeout bounds the deletion of a repeat's topic and group, until the metadata no
+// longer lists the topic.
 const deleteTimeout = 30 * time.Second
+
+// cleanupTimeout bounds the cleanup after an interruption or error, all topics and groups
+// together: Ctrl-C must end the run promptly, and what is left is named for the operator.
+const cleanupTimeout = 10 * time.Second
 
 // topics creates and deletes this run's topics. It deletes only names it created and that
 // carry the run's prefix, so nothing else on a cluster is ever touched.
@@ -81,17 +86,15 @@ func (r *runner) waitTopicReady(ctx context.Context, name string, partitions int
 	return fmt.Errorf("topic %s: partitions without a leader after 30 s", name)
 }
 
-// deleteTopic deletes a topic this run created. It uses its own context so that it still
-// works after Ctrl-C cancelled the run's.
-func (r *runner) deleteTopic(name string) error {
+// deleteTopic deletes a topic this run created; ctx bounds the deletion and the wait until
+// the metadata no longer lists it.
+func (r *runner) deleteTopic(ctx context.Context, name string) error {
 	r.topics.mu.Lock()
 	ours := r.topics.created[name] && strings.HasPrefix(name, r.prefix)
 	r.topics.mu.Unlock()
 	if !ours {
 		return fmt.Errorf("not deleting topic %s: this run did not create it", name)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
-	defer cancel()
 	resp, err := r.target.admin.DeleteTopics(ctx, name)
 	if err == nil {
 		err = resp.Error()
@@ -103,6 +106,25 @@ func (r *runner) deleteTopic(name string) error {
 	delete(r.topics.created, name)
 	r.topics.mu.Unlock()
 	return r.waitTopicGone(ctx, name)
+}
+
+// release deletes a repeat's group (when it has one) and topic once the repeat ended. After
+// Ctrl-C it leaves them to cleanup, whose deadline does not depend on the cancelled run; a
+// Ctrl-C during the deletion likewise hands what is left over to cleanup.
+func (r *runner) release(ctx context.Context, topic, group string) {
+	if ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
+	defer cancel()
+	if group != "" {
+		if err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(r.opts.Log, "%v\n", err)
+		}
+	}
+	if err := r.deleteTopic(ctx, topic); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(r.opts.Log, "%v\n", err)
+	}
 }
 
 // waitTopicGone waits until the metadata no longer lists a deleted topic: the controller
@@ -118,20 +140,31 @@ func (r *runner) waitTopicGone(ctx context.Context, name string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("delete topic %s: still listed after %s", name, deleteTimeout)
+			return fmt.Errorf("delete topic %s: still listed when the time allowed ran out", name)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
 
-// cleanup deletes every topic still left from this run (after an interruption or error).
+// cleanup deletes every group and topic still left from this run (after an interruption or
+// error), within cleanupTimeout whatever the run's context, and says what it deleted and
+// what it had to leave on the cluster.
 func (r *runner) cleanup() {
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+	defer cancel()
+	for _, g := range r.createdGroups() {
+		if err := r.deleteGroup(ctx, g); err != nil {
+			fmt.Fprintf(r.opts.Log, "cleanup: kept consumer group %s on the cluster (%v); delete it with kafka-consumer-groups.sh --delete --group %s\n", g, err, g)
+		} else {
+			fmt.Fprintf(r.opts.Log, "cleanup: deleted consumer group %s\n", g)
+		}
+	}
 	r.topics.mu.Lock()
 	names := slices.Sorted(maps.Keys(r.topics.created))
 	r.topics.mu.Unlock()
 	for _, name := range names {
-		if err := r.deleteTopic(name); err != nil {
-			fmt.Fprintf(r.opts.Log, "cleanup: %v\n", err)
+		if err := r.deleteTopic(ctx, name); err != nil {
+			fmt.Fprintf(r.opts.Log, "cleanup: kept topic %s on the cluster (%v); delete it with kafka-topics.sh --delete --topic %s\n", name, err, name)
 		} else {
 			fmt.Fprintf(r.opts.Log, "cleanup: deleted topic %s\n", name)
 		}

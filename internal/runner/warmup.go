@@ -18,11 +18,7 @@ func (r *runner) warmCluster(ctx context.Context) error {
 	topic := r.prefix + "-jit-warmup"
 	replicas := min(3, len(r.target.brokers))
 	fmt.Fprintf(r.opts.Log, "warming up the new cluster's JIT for %s (unmeasured)\n", clusterWarmup)
-	defer func() {
-		if err := r.deleteTopic(topic); err != nil {
-			fmt.Fprintf(r.opts.Log, "warm-up: %v\n", err)
-		}
-	}()
+	defer r.release(ctx, topic, "")
 	if err := r.createTopic(ctx, topic, 3*len(r.target.brokers), replicas, nil); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}

@@ -79,13 +79,28 @@ func (r *runner) consumerGroup(sc study.Scenario, topic string, n int) string {
 }
 
 // deleteGroup deletes a group this run created, once its members have left (a consumer's
-// leave request can trail its close); ctx bounds the wait.
-func (r *runner) deleteGroup(ctx context.Context, group string) error {
+// leave request can trail its close); ctx bounds the wait. It reports whether there was a
+// group to delete: consumers stopped before they joined never created theirs.
+func (r *runner) deleteGroup(ctx context.Context, group string) (bool, error) {
 	r.groups.mu.Lock()
 	ours := r.groups.created[group] && !r.groups.shared[group]
 	r.groups.mu.Unlock()
 	if !ours {
-		return fmt.Errorf("not deleting consumer group %s: this run did not create it", group)
+		return false, fmt.Errorf("not deleting consumer group %s: this run did not create it", group)
+	}
+	forget := func() {
+		r.groups.mu.Lock()
+		delete(r.groups.created, group)
+		r.groups.mu.Unlock()
+	}
+	// Listing asks every broker and needs no coordinator: a group that was never joined
+	// is not asked for one (on a new cluster, that would wait for __consumer_offsets).
+	listed, err := r.target.admin.ListGroups(ctx)
+	if err == nil {
+		if _, ok := listed[group]; !ok {
+			forget()
+			return false, nil
+		}
 	}
 	for {
 		resp, err := r.target.admin.DeleteGroup(ctx, group)
@@ -93,17 +108,15 @@ func (r *runner) deleteGroup(ctx context.Context, group string) error {
 			err = resp.Err
 		}
 		if err == nil || errors.Is(err, kerr.GroupIDNotFound) {
-			r.groups.mu.Lock()
-			delete(r.groups.created, group)
-			r.groups.mu.Unlock()
-			return nil
+			forget()
+			return err == nil, nil
 		}
-		if !errors.Is(err, kerr.NonEmptyGroup) && !errors.Is(err, kerr.CoordinatorLoadInProgress) && !errors.Is(err, kerr.NotCoordinator) {
-			return fmt.Errorf("delete consumer group %s: %w", group, err)
+		if !kerr.IsRetriable(err) && !errors.Is(err, kerr.NonEmptyGroup) {
+			return false, fmt.Errorf("delete consumer group %s: %w", group, err)
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("delete consumer group %s: %w (gave up)", group, err)
+			return false, fmt.Errorf("delete consumer group %s: %w (gave up)", group, err)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

@@ -65,7 +65,7 @@ func (p *progress) studyETA() string {
 	return roundDur(p.spent / time.Duration(p.ran) * time.Duration(left))
 }
 
-func (p *progress) line(rate float64, unit string, p99 float64, cpu float64) {
+func (p *progress) line(rate float64, unit string, p99 float64, cpu string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	elapsed := time.Since(p.started)
@@ -73,7 +73,7 @@ func (p *progress) line(rate float64, unit string, p99 float64, cpu float64) {
 	if p.expected > elapsed {
 		scenarioETA = roundDur(p.expected - elapsed)
 	}
-	text := fmt.Sprintf("[%d/%d] %s r%d  %.0f %s  p99 %.1f ms  broker CPU %.2f cores  ETA %s (study %s)",
+	text := fmt.Sprintf("[%d/%d] %s r%d  %.0f %s  p99 %.1f ms  broker CPU %s  ETA %s (study %s)",
 		p.index+1, len(p.plan.Scenarios), p.id, p.repeat, rate, unit, p99, cpu, scenarioETA, p.studyETA())
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", text)
@@ -122,14 +122,21 @@ func (p *progress) end(rep *results.Repeat) {
 }
 
 // brokerCPU sums the brokers' CPU (cores) in the latest sample.
-func brokerCPU(s *metrics.Sampler) float64 {
-	total := 0.0
+// brokerCPU is the brokers' latest CPU in cores, "-" when no broker's CPU is known (a
+// cluster without metrics endpoints): 0.00 would read as idle brokers.
+func brokerCPU(s *metrics.Sampler) string {
+	total, known := 0.0, false
 	for _, b := range s.Snapshot().Brokers {
 		if n := len(b.Rows); n > 0 {
-			total += b.Rows[n-1].Values[metrics.FieldCPUCores]
+			if v, ok := b.Rows[n-1].Values[metrics.FieldCPUCores]; ok {
+				total, known = total+v, true
+			}
 		}
 	}
-	return total
+	if !known {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f cores", total)
 }
 
 func roundDur(d time.Duration) string {

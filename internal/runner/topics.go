@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // pingTimeout bounds the first contact with an external cluster.
@@ -118,7 +119,7 @@ func (r *runner) release(ctx context.Context, topic, group string) {
 	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 	defer cancel()
 	if group != "" {
-		if err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
+		if _, err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(r.opts.Log, "%v\n", err)
 		}
 	}
@@ -127,16 +128,13 @@ func (r *runner) release(ctx context.Context, topic, group string) {
 	}
 }
 
-// waitTopicGone waits until the metadata no longer lists a deleted topic: the controller
+// waitTopicGone waits until no broker's metadata lists a deleted topic: the controller
 // acknowledges a deletion before the brokers have applied it, and a run that ends, or the
-// next repeat that starts, should find the cluster as it was.
+// next repeat that starts, should find the cluster as it was, whichever broker is asked.
 func (r *runner) waitTopicGone(ctx context.Context, name string) error {
 	for {
-		details, err := r.target.admin.ListTopics(ctx, name)
-		if err == nil {
-			if d, ok := details[name]; !ok || errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
-				return nil
-			}
+		if !r.topicListed(ctx, name) {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -146,6 +144,25 @@ func (r *runner) waitTopicGone(ctx context.Context, name string) error {
 	}
 }
 
+// topicListed reports whether any broker's metadata still lists the topic (or could not be
+// asked).
+func (r *runner) topicListed(ctx context.Context, name string) bool {
+	req := kmsg.NewPtrMetadataRequest()
+	topic := kmsg.NewMetadataRequestTopic()
+	topic.Topic = kmsg.StringPtr(name)
+	req.Topics = append(req.Topics, topic)
+	for _, b := range r.target.brokers {
+		resp, err := req.RequestWith(ctx, r.target.client.Broker(b.ID))
+		if err != nil || len(resp.Topics) != 1 {
+			return true
+		}
+		if kerr.ErrorForCode(resp.Topics[0].ErrorCode) != kerr.UnknownTopicOrPartition {
+			return true
+		}
+	}
+	return false
+}
+
 // cleanup deletes every group and topic still left from this run (after an interruption or
 // error), within cleanupTimeout whatever the run's context, and says what it deleted and
 // what it had to leave on the cluster.
@@ -153,9 +170,10 @@ func (r *runner) cleanup() {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
 	for _, g := range r.createdGroups() {
-		if err := r.deleteGroup(ctx, g); err != nil {
+		switch deleted, err := r.deleteGroup(ctx, g); {
+		case err != nil:
 			fmt.Fprintf(r.opts.Log, "cleanup: kept consumer group %s on the cluster (%v); delete it with kafka-consumer-groups.sh --delete --group %s\n", g, err, g)
-		} else {
+		case deleted:
 			fmt.Fprintf(r.opts.Log, "cleanup: deleted consumer group %s\n", g)
 		}
 	}

@@ -38,6 +38,9 @@ func TestProduceConsumeAccountingFake(t *testing.T) {
 			Keys: KeysRandom, Properties: map[string]string{"compression.type": "lz4"}}, 300},
 		{"transactional", ProducerConfig{RecordSize: 20, Records: 400, TransactionalID: "txn-test",
 			TransactionDuration: 10 * time.Millisecond}, 400},
+		// What kafka08-tuning's sync mode asks for: one request in flight, no idempotence.
+		{"one in flight", ProducerConfig{RecordSize: 512, Records: 300, Properties: map[string]string{
+			"max.in.flight.requests.per.connection": "1", "enable.idempotence": "false", "linger.ms": "0"}}, 300},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +155,16 @@ func TestProduceInvalidConfig(t *testing.T) {
 		{"unknown property", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 1, Records: 5,
 			Properties: map[string]string{"lingerms": "1"}}, `unknown producer property "lingerms"`},
 		{"no bootstrap", ProducerConfig{Topic: "t", RecordSize: 1, Records: 5}, "no bootstrap servers"},
+		// 2 GiB records are refused before their payload buffer is allocated.
+		{"record above max.request.size", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 2 << 30, Records: 5},
+			"invalid producer configuration: record size 2147483648 bytes does not fit max.request.size=1048576"},
+		{"payload above max.request.size", ProducerConfig{Bootstrap: "x:1", Topic: "t", Records: 5,
+			Payloads:   [][]byte{make([]byte, 10), make([]byte, 2000)},
+			Properties: map[string]string{"max.request.size": "2048"}},
+			"record size 2000 bytes does not fit max.request.size=2048"},
+		{"one in flight with explicit idempotence", ProducerConfig{Bootstrap: "x:1", Topic: "t", RecordSize: 1, Records: 5,
+			Properties: map[string]string{"max.in.flight.requests.per.connection": "1", "enable.idempotence": "true"}},
+			"enable.idempotence=true cannot be honoured with max.in.flight.requests.per.connection=1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

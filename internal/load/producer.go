@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/metrics"
+	kbsettings "github.com/kbench/kbench/internal/settings"
 )
 
 // slot is one record in flight with what its acknowledgement needs. Slots are reused, so
@@ -122,6 +124,12 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	if err != nil {
 		return nil, err
 	}
+	// Before any payload is allocated: every record must fit a request and the buffer, and
+	// batch.size must mean to franz-go what it means to the Java client.
+	smallest, largest := recordSizes(&cfg)
+	if err := kbsettings.CheckRecords(settings.resolved, int64(smallest), int64(largest)); err != nil {
+		return nil, fmt.Errorf("invalid producer configuration: %w", err)
+	}
 
 	var pl *payloads
 	switch {
@@ -157,7 +165,7 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 			kgo.AllowAutoTopicCreation(),
 		}
 		opts = append(opts, settings.Opts...) // user overrides come after our defaults
-		if need := largestRecordBatch(&cfg, pl); need > batchSize(settings) {
+		if need := int32(largest + kbsettings.RecordBatchOverhead); need > batchSize(settings) {
 			// Java's batch.size is a soft target: a record larger than it goes out alone in its
 			// own batch. kgo's batch cap is hard and would fail such records as too large, so
 			// the cap is raised to one record; batches still close at one record, as Java's do.
@@ -462,20 +470,20 @@ func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interva
 	}
 }
 
-// recordBatchOverhead bounds the bytes a record batch adds around one record: the batch
-// header (61 bytes), the record's varint fields, and kbench's timestamp header.
-const recordBatchOverhead = 128
-
-// largestRecordBatch is the size of a batch holding the largest record this run sends.
-func largestRecordBatch(cfg *ProducerConfig, pl *payloads) int32 {
-	largest := cfg.RecordSize
-	for _, p := range pl.list {
-		largest = max(largest, len(p))
+// recordSizes returns the smallest and largest record value cfg sends, from the
+// configuration alone (nothing is allocated yet).
+func recordSizes(cfg *ProducerConfig) (smallest, largest int) {
+	switch {
+	case cfg.PayloadMonotonic:
+		return 1, 20 // a decimal int64
+	case cfg.Payloads != nil:
+		smallest = math.MaxInt
+		for _, p := range cfg.Payloads {
+			smallest, largest = min(smallest, len(p)), max(largest, len(p))
+		}
+		return smallest, largest
 	}
-	if pl.monotonic {
-		largest = max(largest, 20) // a decimal int64
-	}
-	return int32(largest + 32 + recordBatchOverhead) // 32: the longest generated key
+	return cfg.RecordSize, cfg.RecordSize
 }
 
 // batchSize is the batch.size in force.

@@ -2,13 +2,15 @@ package load
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // Role says which kind of client a set of properties configures.
@@ -27,114 +29,28 @@ func (r Role) String() string {
 	return "producer"
 }
 
-// property is one Java client property kbench understands.
-type property struct {
-	name string
-	// def is the Java client's default (Kafka 4.1), "" when it has none worth recording.
-	def string
-	// roles the property applies to; a property of the other role is unknown there.
-	producer, consumer bool
-	// noEquivalent marks a property with no franz-go counterpart: accepted with a warning.
-	noEquivalent string
-	secret       bool
-}
-
-// The supported properties with the Java client's defaults (Kafka 4.1 ProducerConfig and
-// ConsumerConfig). Anything else is an error listing these names.
-var properties = []property{
-	{name: "bootstrap.servers", producer: true, consumer: true},
-	{name: "client.id", producer: true, consumer: true},
-	{name: "security.protocol", def: "PLAINTEXT", producer: true, consumer: true},
-	{name: "sasl.mechanism", def: "GSSAPI", producer: true, consumer: true},
-	{name: "sasl.jaas.config", producer: true, consumer: true, secret: true},
-	{name: "ssl.truststore.location", producer: true, consumer: true},
-	{name: "ssl.truststore.type", def: "JKS", producer: true, consumer: true},
-	{name: "ssl.truststore.certificates", producer: true, consumer: true},
-	{name: "ssl.truststore.password", producer: true, consumer: true, secret: true,
-		noEquivalent: "only PEM trust stores are read, which have no password"},
-	{name: "ssl.endpoint.identification.algorithm", def: "https", producer: true, consumer: true},
-	{name: "request.timeout.ms", def: "30000", producer: true, consumer: true},
-	{name: "metadata.max.age.ms", def: "300000", producer: true, consumer: true},
-	{name: "send.buffer.bytes", def: "131072", producer: true, consumer: true,
-		noEquivalent: "franz-go leaves socket buffers to the operating system"},
-	{name: "receive.buffer.bytes", def: "32768", producer: true, consumer: true,
-		noEquivalent: "franz-go leaves socket buffers to the operating system"},
-
-	{name: "acks", def: "all", producer: true},
-	{name: "enable.idempotence", def: "true", producer: true},
-	{name: "batch.size", def: "16384", producer: true},
-	{name: "linger.ms", def: "5", producer: true},
-	{name: "compression.type", def: "none", producer: true},
-	{name: "max.in.flight.requests.per.connection", def: "5", producer: true},
-	{name: "buffer.memory", def: "33554432", producer: true},
-	{name: "max.request.size", def: "1048576", producer: true},
-	{name: "delivery.timeout.ms", def: "120000", producer: true},
-	{name: "retries", def: "2147483647", producer: true},
-	{name: "transactional.id", producer: true},
-	{name: "transaction.timeout.ms", def: "60000", producer: true},
-	{name: "max.block.ms", def: "60000", producer: true,
-		noEquivalent: "franz-go blocks until the buffer has room or the run ends"},
-	{name: "partitioner.class", producer: true,
-		noEquivalent: "kbench always uses the Java client's built-in sticky partitioner"},
-	{name: "key.serializer", producer: true},
-	{name: "value.serializer", producer: true},
-
-	{name: "group.id", consumer: true},
-	{name: "auto.offset.reset", def: "latest", consumer: true},
-	{name: "enable.auto.commit", def: "true", consumer: true},
-	{name: "auto.commit.interval.ms", def: "5000", consumer: true},
-	{name: "fetch.min.bytes", def: "1", consumer: true},
-	{name: "fetch.max.bytes", def: "52428800", consumer: true},
-	{name: "max.partition.fetch.bytes", def: "1048576", consumer: true},
-	{name: "fetch.max.wait.ms", def: "500", consumer: true},
-	{name: "isolation.level", def: "read_uncommitted", consumer: true},
-	{name: "session.timeout.ms", def: "45000", consumer: true},
-	{name: "heartbeat.interval.ms", def: "3000", consumer: true},
-	{name: "max.poll.records", def: "500", consumer: true,
-		noEquivalent: "franz-go returns whatever the fetches hold"},
-	{name: "check.crcs", def: "true", consumer: true,
-		noEquivalent: "franz-go always checks CRCs"},
-	{name: "key.deserializer", consumer: true},
-	{name: "value.deserializer", consumer: true},
-}
-
-// byteArraySerdes are the (de)serializers kbench behaves as anyway: accepted silently, since
-// config files written for Kafka's tools often carry them.
-var byteArraySerdes = map[string]bool{
-	"org.apache.kafka.common.serialization.ByteArraySerializer":   true,
-	"org.apache.kafka.common.serialization.ByteArrayDeserializer": true,
-}
-
-func lookupProperty(role Role, name string) (property, bool) {
-	for _, p := range properties {
-		if p.name == name && ((role == RoleProducer && p.producer) || (role == RoleConsumer && p.consumer)) {
-			return p, true
-		}
+// settingsRole is the catalogue's name for role.
+func (r Role) settingsRole() settings.Role {
+	if r == RoleConsumer {
+		return settings.Consumer
 	}
-	return property{}, false
+	return settings.Producer
 }
 
 // SupportedProperties returns the Java property names kbench accepts for role, sorted.
-func SupportedProperties(role Role) []string {
-	var names []string
-	for _, p := range properties {
-		if (role == RoleProducer && p.producer) || (role == RoleConsumer && p.consumer) {
-			names = append(names, p.name)
-		}
-	}
-	sort.Strings(names)
-	return names
-}
+func SupportedProperties(role Role) []string { return settings.Names(role.settingsRole(), nil) }
 
 // ClientSettings is a set of Java client properties translated to franz-go.
 type ClientSettings struct {
 	// Opts are the kgo options: kbench's defaults first, then the user's overrides (kgo
 	// applies options in order). Seed brokers are not included (see Bootstrap).
 	Opts []kgo.Opt
-	// Effective maps every Java property name to the value in force, defaults included,
-	// secrets replaced by "[hidden]". It is recorded with every result.
+	// Effective maps every Java property the engine applies to the value in force, defaults
+	// included, secrets replaced by "[hidden]". It is recorded with every result; a property
+	// the engine does not apply is never in it (see Warnings).
 	Effective map[string]string
-	// Warnings name properties that were accepted but have no franz-go equivalent.
+	// Warnings name properties that were accepted but not applied, and settings changed by
+	// a rule (idempotence turned off).
 	Warnings []string
 	// Bootstrap is bootstrap.servers split on commas (empty when not given).
 	Bootstrap []string
@@ -142,51 +58,27 @@ type ClientSettings struct {
 	TransactionalID string
 	// Idempotent says whether idempotent writes are in force (producers only).
 	Idempotent bool
+
+	resolved *settings.Resolved
 }
 
-// ParseProperties translates Java client properties (Kafka 4.1 names and defaults) into
-// franz-go options for role. An unknown property is an error listing the supported ones; a
-// known property with no franz-go equivalent is accepted with a warning naming it.
+// ParseProperties translates Java client properties (Kafka 4.1 names and defaults, the
+// catalogue of internal/settings) into franz-go options for role. An unknown property or an
+// invalid value is an error naming the valid ones; a property franz-go has no equivalent
+// for is accepted with a warning and left out of the effective settings.
 func ParseProperties(role Role, props map[string]string) (*ClientSettings, error) {
-	eff := map[string]string{}
-	var warnings []string
-	for _, p := range properties {
-		if _, ok := lookupProperty(role, p.name); ok && p.def != "" {
-			eff[p.name] = p.def
-		}
+	r, err := settings.Resolve(role.settingsRole(), props)
+	if err != nil {
+		return nil, fmt.Errorf("invalid %s configuration: %w", role, err)
 	}
-	names := make([]string, 0, len(props))
-	for k := range props {
-		names = append(names, k)
+	s := &ClientSettings{Warnings: r.Warnings, resolved: r}
+	b := &settingsBuilder{r: r, used: map[string]bool{}}
+	if err := b.build(role, s); err != nil {
+		return nil, fmt.Errorf("invalid %s configuration: %w", role, err)
 	}
-	sort.Strings(names)
-	for _, k := range names {
-		v := strings.TrimSpace(props[k])
-		p, ok := lookupProperty(role, k)
-		if !ok {
-			return nil, fmt.Errorf("unknown %s property %q; supported: %s", role, k, strings.Join(SupportedProperties(role), ", "))
-		}
-		if strings.HasSuffix(k, "serializer") {
-			if !byteArraySerdes[v] {
-				warnings = append(warnings, fmt.Sprintf("%s=%s ignored: kbench sends and reads raw bytes", k, v))
-			}
-			continue
-		}
-		if p.noEquivalent != "" {
-			warnings = append(warnings, fmt.Sprintf("%s ignored: %s", k, p.noEquivalent))
-		}
-		eff[k] = v
-	}
-
-	b := &settingsBuilder{role: role, eff: eff, explicit: props}
-	s := &ClientSettings{Warnings: warnings}
-	if err := b.build(s); err != nil {
-		return nil, err
-	}
-	s.Warnings = append(s.Warnings, b.warnings...)
 	s.Effective = map[string]string{}
-	for k, v := range eff {
-		if p, _ := lookupProperty(role, k); p.secret {
+	for k, v := range r.Values {
+		if p, _ := settings.Lookup(role.settingsRole(), k); p.Secret {
 			v = redact(k, v)
 		}
 		s.Effective[k] = v
@@ -204,125 +96,88 @@ func redact(name, v string) string {
 	return "[hidden]"
 }
 
-// settingsBuilder turns the effective property map into kgo options, in one place so that
-// cross-property rules (acks and idempotence) are checked together.
+// settingsBuilder turns resolved properties into kgo options. Every read goes through
+// value, which notes the property as used, so a test can check that each property the
+// catalogue says is applied is read here.
 type settingsBuilder struct {
-	role     Role
-	eff      map[string]string
-	explicit map[string]string
-	warnings []string
-	err      error
+	r    *settings.Resolved
+	used map[string]bool
 }
 
-func (b *settingsBuilder) set(name string) bool { _, ok := b.explicit[name]; return ok }
+func (b *settingsBuilder) value(name string) string { b.used[name] = true; return b.r.Values[name] }
 
-func (b *settingsBuilder) int64(name string, min int64) int64 {
-	v, err := strconv.ParseInt(b.eff[name], 10, 64)
-	if err == nil && v < min {
-		err = fmt.Errorf("below the minimum %d", min)
-	}
-	if err != nil && b.err == nil {
-		b.err = fmt.Errorf("invalid %s=%q: %v", name, b.eff[name], err)
-	}
-	return v
+func (b *settingsBuilder) int(name string) int64 {
+	n, _ := strconv.ParseInt(b.value(name), 10, 64) // checked by settings.Resolve
+	return n
 }
 
-func (b *settingsBuilder) int32(name string, min int64) int32 {
-	v := b.int64(name, min)
-	if v > 1<<31-1 {
-		v = 1<<31 - 1
-	}
-	return int32(v)
+func (b *settingsBuilder) ms(name string) time.Duration {
+	return time.Duration(b.int(name)) * time.Millisecond
 }
 
-func (b *settingsBuilder) ms(name string, min int64) time.Duration {
-	return time.Duration(b.int64(name, min)) * time.Millisecond
-}
+func (b *settingsBuilder) bool(name string) bool { return b.value(name) == "true" }
 
-func (b *settingsBuilder) bool(name string) bool {
-	v, err := strconv.ParseBool(b.eff[name])
-	if err != nil && b.err == nil {
-		b.err = fmt.Errorf("invalid %s=%q: want true or false", name, b.eff[name])
-	}
-	return v
-}
-
-func (b *settingsBuilder) oneOf(name string, choices ...string) string {
-	v := strings.ToLower(b.eff[name])
-	for _, c := range choices {
-		if v == strings.ToLower(c) {
-			return c
-		}
-	}
-	if b.err == nil {
-		b.err = fmt.Errorf("invalid %s=%q: want one of %s", name, b.eff[name], strings.Join(choices, ", "))
-	}
-	return choices[0]
-}
-
-func (b *settingsBuilder) build(s *ClientSettings) error {
-	if v := b.eff["bootstrap.servers"]; v != "" {
+func (b *settingsBuilder) build(role Role, s *ClientSettings) error {
+	if v := b.value("bootstrap.servers"); v != "" {
 		for _, h := range strings.Split(v, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				s.Bootstrap = append(s.Bootstrap, h)
 			}
 		}
 	}
-	if id := b.eff["client.id"]; id != "" {
+	if id := b.value("client.id"); id != "" {
 		s.Opts = append(s.Opts, kgo.ClientID(id))
 	}
-	// Java's request.timeout.ms is also the timeout written into each produce request; kgo's
-	// ProduceRequestTimeout is that field (default 10 s in kgo, 30 s in Java).
-	reqTimeout := b.ms("request.timeout.ms", 1)
-	if b.role == RoleProducer {
-		s.Opts = append(s.Opts, kgo.ProduceRequestTimeout(reqTimeout))
-	}
 	// Java refreshes metadata every 5 minutes, as kgo does; set so the record is explicit.
-	s.Opts = append(s.Opts, kgo.MetadataMaxAge(b.ms("metadata.max.age.ms", 1000)))
+	// kgo refuses a maximum age below its minimum age (5 s by default), so a shorter one
+	// lowers the minimum too.
+	age := b.ms("metadata.max.age.ms")
+	s.Opts = append(s.Opts, kgo.MetadataMaxAge(age), kgo.MetadataMinAge(min(age, 5*time.Second)))
+	// Java closes idle connections after 9 minutes; kgo's default is 20 s.
+	s.Opts = append(s.Opts, kgo.ConnIdleTimeout(b.ms("connections.max.idle.ms")))
+	s.Opts = append(s.Opts, kgo.RetryBackoffFn(javaBackoff(b.ms("retry.backoff.ms"), b.ms("retry.backoff.max.ms"))))
 
-	sec, err := securityOpts(b.eff)
+	for _, name := range []string{"security.protocol", "sasl.mechanism", "sasl.jaas.config", "ssl.truststore.location",
+		"ssl.truststore.type", "ssl.truststore.certificates", "ssl.endpoint.identification.algorithm"} {
+		b.used[name] = true // read by securityOpts
+	}
+	sec, err := securityOpts(b.r.Values)
 	if err != nil {
 		return err
 	}
 	s.Opts = append(s.Opts, sec...)
 
-	if b.role == RoleProducer {
+	if role == RoleProducer {
 		b.producer(s)
 	} else {
 		b.consumer(s)
 	}
-	return b.err
+	return nil
+}
+
+// javaBackoff is the Java client's retry back-off: retry.backoff.ms doubling with each
+// attempt up to retry.backoff.max.ms, with 20% random jitter either way
+// (ExponentialBackoff(base, 2, max, 0.2)). kgo's default is 250 ms to 5 s.
+func javaBackoff(base, limit time.Duration) func(int) time.Duration {
+	return func(tries int) time.Duration {
+		if base <= 0 || limit <= 0 {
+			return 0
+		}
+		d := base
+		for i := 1; i < tries && d < limit; i++ {
+			d *= 2
+		}
+		d = min(d, limit)
+		jitter := 0.8 + 0.4*rand.Float64()
+		return time.Duration(float64(d) * jitter)
+	}
 }
 
 func (b *settingsBuilder) producer(s *ClientSettings) {
-	acks := b.oneOf("acks", "all", "-1", "0", "1")
-	allAcks := acks == "all" || acks == "-1"
-	maxInFlight := b.int64("max.in.flight.requests.per.connection", 1)
-	retries := b.int64("retries", 0)
-	idem := b.bool("enable.idempotence")
-	// The Java client (3.0+) enables idempotence by default but turns it off silently when a
-	// conflicting setting was chosen and idempotence was not asked for explicitly; asked for
-	// explicitly, the conflict is a configuration error. Mirror both.
-	conflict := ""
-	switch {
-	case !allAcks:
-		conflict = "acks=" + acks
-	case maxInFlight > 5:
-		conflict = fmt.Sprintf("max.in.flight.requests.per.connection=%d", maxInFlight)
-	case retries == 0:
-		conflict = "retries=0"
-	}
-	if idem && conflict != "" {
-		if b.set("enable.idempotence") {
-			b.fail(fmt.Errorf("enable.idempotence=true conflicts with %s (idempotence needs acks=all, retries > 0 and max.in.flight.requests.per.connection <= 5)", conflict))
-			return
-		}
-		idem = false
-		b.eff["enable.idempotence"] = "false"
-	}
-	s.Idempotent = idem
-
-	switch acks {
+	// Java's request.timeout.ms is also the timeout written into each produce request; kgo's
+	// ProduceRequestTimeout is that field (default 10 s in kgo, 30 s in Java).
+	s.Opts = append(s.Opts, kgo.ProduceRequestTimeout(b.ms("request.timeout.ms")))
+	switch b.value("acks") {
 	case "0":
 		s.Opts = append(s.Opts, kgo.RequiredAcks(kgo.NoAck()))
 	case "1":
@@ -331,68 +186,65 @@ func (b *settingsBuilder) producer(s *ClientSettings) {
 		// acks=all is both clients' default; set so that the recorded option list says it.
 		s.Opts = append(s.Opts, kgo.RequiredAcks(kgo.AllISRAcks()))
 	}
-	if idem {
-		// kgo allows 5 produce requests in flight per broker with idempotence, as Java does
-		// with its default max.in.flight.requests.per.connection=5; a lower Java value has
-		// no kgo counterpart.
-		if maxInFlight < 5 && b.set("max.in.flight.requests.per.connection") {
-			b.warnings = append(b.warnings, fmt.Sprintf("max.in.flight.requests.per.connection=%d ignored with idempotence: franz-go keeps 5 in flight", maxInFlight))
-		}
-	} else {
+	// settings.Resolve turned idempotence off wherever kgo could not honour the in-flight
+	// limit with it: with idempotence kgo keeps 5 requests in flight per broker, as Java does
+	// with its default max.in.flight.requests.per.connection=5.
+	inFlight := b.int("max.in.flight.requests.per.connection")
+	s.Idempotent = b.bool("enable.idempotence")
+	if !s.Idempotent {
 		// Without idempotence kgo defaults to 1 request in flight; Java's default is 5.
-		s.Opts = append(s.Opts, kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(int(maxInFlight)))
+		s.Opts = append(s.Opts, kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(int(inFlight)))
 	}
 
-	batch := b.int32("batch.size", 1)
-	if batch < 512 {
-		// kgo cannot build a batch smaller than 512 bytes; Java's small batch sizes mean "one
-		// or few records per batch", which a 512-byte cap gives too.
-		b.warnings = append(b.warnings, fmt.Sprintf("batch.size=%d raised to franz-go's minimum of 512", batch))
-		batch = 512
-	}
+	// kgo cannot build a batch smaller than 512 bytes; Produce raises the cap to one record
+	// when a record is larger, and settings.CheckRecords refuses a batch.size below 512 that
+	// would put more records in a batch than Java does.
+	batch := int32(max(b.int("batch.size"), settings.MinBatchBytes))
 	s.Opts = append(s.Opts,
 		// Java's batch.size (16 KiB) closes a batch when full; kgo's default cap is ~1 MB,
 		// which would make batches 60 times larger than the Java client's.
 		kgo.ProducerBatchMaxBytes(batch),
 		// Java 4.x's built-in partitioner sticks to a partition until batch.size bytes went to
-		// it and prefers less loaded brokers (adaptive), hashing keys with murmur2;
-		// kgo's default switches every 64 KiB.
-		kgo.RecordPartitioner(kgo.UniformBytesPartitioner(int(batch), true, true, nil)),
+		// it, prefers less loaded brokers unless partitioner.adaptive.partitioning.enable is
+		// false, and hashes keys with murmur2 unless partitioner.ignore.keys; kgo's default
+		// switches every 64 KiB.
+		kgo.RecordPartitioner(kgo.UniformBytesPartitioner(int(batch),
+			b.bool("partitioner.adaptive.partitioning.enable"), !b.bool("partitioner.ignore.keys"), nil)),
 		// Java 4.x lingers 5 ms by default (KIP-1030); kgo's default is 10 ms.
-		kgo.ProducerLinger(b.ms("linger.ms", 0)),
+		kgo.ProducerLinger(b.ms("linger.ms")),
 		// buffer.memory bounds the bytes waiting in the client (32 MiB); when it is full,
 		// produce blocks, as Java's send() does. With an unthrottled run most of the
 		// reported latency is time in this buffer, in both tools.
-		kgo.MaxBufferedBytes(int(b.int64("buffer.memory", 1024))),
+		kgo.MaxBufferedBytes(int(b.int("buffer.memory"))),
 		// Java has no record-count bound; kgo's default of 50,000 records would cap small
 		// records long before buffer.memory does.
 		kgo.MaxBufferedRecords(1<<30),
 		// Java's max.request.size bounds one produce request (1 MiB); kgo's default 100 MiB.
-		kgo.BrokerMaxWriteBytes(b.int32("max.request.size", 1024)),
+		kgo.BrokerMaxWriteBytes(int32(b.int("max.request.size"))),
 		// Java fails a record 120 s after send(); kgo's default is to never time out.
-		kgo.RecordDeliveryTimeout(b.ms("delivery.timeout.ms", 1000)),
-	)
-	if b.set("retries") {
+		kgo.RecordDeliveryTimeout(b.ms("delivery.timeout.ms")),
 		// Java retries up to 2^31-1 times within delivery.timeout.ms, as kgo's unlimited
-		// default does; only an explicit value is passed on.
-		s.Opts = append(s.Opts, kgo.RecordRetries(int(retries)))
-	}
-	s.Opts = append(s.Opts, kgo.ProducerBatchCompression(b.compression()))
-	if id := b.eff["transactional.id"]; id != "" {
-		if !idem {
-			b.fail(fmt.Errorf("transactional.id=%s needs idempotence (acks=all)", id))
-			return
-		}
+		// default does.
+		kgo.RecordRetries(int(b.int("retries"))),
+		kgo.ProducerBatchCompression(b.compression()),
+	)
+	if id := b.value("transactional.id"); id != "" {
 		s.TransactionalID = id
-		s.Opts = append(s.Opts, kgo.TransactionalID(id), kgo.TransactionTimeout(b.ms("transaction.timeout.ms", 1000)))
+		s.Opts = append(s.Opts, kgo.TransactionalID(id), kgo.TransactionTimeout(b.ms("transaction.timeout.ms")))
 	}
 }
 
 // compression maps compression.type; Java's default is none, kgo's is snappy.
 func (b *settingsBuilder) compression() kgo.CompressionCodec {
-	switch b.oneOf("compression.type", "none", "gzip", "snappy", "lz4", "zstd") {
+	switch b.value("compression.type") {
 	case "gzip":
-		return kgo.GzipCompression()
+		c := kgo.GzipCompression()
+		// Java's -1 is zlib's default level, which kgo uses for level 0 (unset); 1..9 mean
+		// the same in Go's compress/gzip as in zlib.
+		if level := b.int("compression.gzip.level"); level > 0 {
+			c = c.WithLevel(int(level))
+		}
+		return c
 	case "snappy":
 		return kgo.SnappyCompression()
 	case "lz4":
@@ -400,20 +252,36 @@ func (b *settingsBuilder) compression() kgo.CompressionCodec {
 	case "zstd":
 		return kgo.ZstdCompression()
 	}
+	b.used["compression.gzip.level"] = true // read for gzip only
 	return kgo.NoCompression()
 }
 
 func (b *settingsBuilder) consumer(s *ClientSettings) {
+	// The Java consumer waits up to request.timeout.ms for any response; kgo waits a
+	// request's own timeout (a fetch's max wait) plus this overhead.
+	s.Opts = append(s.Opts, kgo.RequestTimeoutOverhead(b.ms("request.timeout.ms")))
+	fetchMax := int32(b.int("fetch.max.bytes"))
 	s.Opts = append(s.Opts,
 		// Java waits at most 500 ms for fetch.min.bytes; kgo's default is 5 s.
-		kgo.FetchMaxWait(b.ms("fetch.max.wait.ms", 0)),
-		kgo.FetchMinBytes(b.int32("fetch.min.bytes", 0)),
-		kgo.FetchMaxBytes(b.int32("fetch.max.bytes", 0)),
-		kgo.FetchMaxPartitionBytes(b.int32("max.partition.fetch.bytes", 0)),
-		kgo.SessionTimeout(b.ms("session.timeout.ms", 1)),
-		kgo.HeartbeatInterval(b.ms("heartbeat.interval.ms", 1)),
+		kgo.FetchMaxWait(b.ms("fetch.max.wait.ms")),
+		kgo.FetchMinBytes(int32(b.int("fetch.min.bytes"))),
+		kgo.FetchMaxBytes(fetchMax),
+		kgo.FetchMaxPartitionBytes(int32(b.int("max.partition.fetch.bytes"))),
+		kgo.SessionTimeout(b.ms("session.timeout.ms")),
+		kgo.HeartbeatInterval(b.ms("heartbeat.interval.ms")),
+		// The Java consumer sends max.poll.interval.ms as the group's rebalance timeout.
+		kgo.RebalanceTimeout(b.ms("max.poll.interval.ms")),
 	)
-	switch b.oneOf("auto.offset.reset", "latest", "earliest", "none") {
+	// kgo refuses a fetch larger than what it reads from a broker (100 MiB by default).
+	if fetchMax > 100<<20 {
+		s.Opts = append(s.Opts, kgo.BrokerMaxReadBytes(fetchMax))
+	}
+	if rack := b.value("client.rack"); rack != "" {
+		s.Opts = append(s.Opts, kgo.Rack(rack))
+	}
+	b.value("group.protocol") // classic, kgo's default: nothing to set
+	b.value("group.id")       // applied by Consume with kgo.ConsumerGroup
+	switch b.value("auto.offset.reset") {
 	case "earliest":
 		s.Opts = append(s.Opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	case "none":
@@ -422,19 +290,14 @@ func (b *settingsBuilder) consumer(s *ClientSettings) {
 		// Java's default is latest; kgo's is earliest.
 		s.Opts = append(s.Opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd()))
 	}
-	if b.oneOf("isolation.level", "read_uncommitted", "read_committed") == "read_committed" {
+	if b.value("isolation.level") == "read_committed" {
 		s.Opts = append(s.Opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 	}
 	if b.bool("enable.auto.commit") {
-		s.Opts = append(s.Opts, kgo.AutoCommitInterval(b.ms("auto.commit.interval.ms", 1)))
+		s.Opts = append(s.Opts, kgo.AutoCommitInterval(b.ms("auto.commit.interval.ms")))
 	} else {
+		b.used["auto.commit.interval.ms"] = true // applies only with auto commit
 		s.Opts = append(s.Opts, kgo.DisableAutoCommit())
-	}
-}
-
-func (b *settingsBuilder) fail(err error) {
-	if b.err == nil {
-		b.err = err
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // The settable scenario fields, by dotted path. Parameters and the defaults section both
@@ -92,19 +94,19 @@ func (s *Scenario) setField(path, value string) error {
 		}
 		switch m {
 		case "topic.configs":
-			v, err := checkProperty("topic config", topicConfigs, name, value)
+			v, err := checkTopicConfig(name, value)
 			if err != nil {
 				return err
 			}
 			s.Topic.Configs[name] = v
 		case "producers.properties":
-			v, err := checkProperty("producer property", producerProperties, name, value)
+			v, err := checkClientProperty(settings.Producer, name, value)
 			if err != nil {
 				return err
 			}
 			s.Producers.Properties[name] = v
 		case "consumers.properties":
-			v, err := checkProperty("consumer property", consumerProperties, name, value)
+			v, err := checkClientProperty(settings.Consumer, name, value)
 			if err != nil {
 				return err
 			}

@@ -1,12 +1,15 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // propKind says how a property's value is checked and normalised.
@@ -37,72 +40,6 @@ func enum(v ...string) propSpec { return propSpec{kind: propEnum, values: v} }
 // compressionTypes are the Java client's compression.type values.
 var compressionTypes = []string{"none", "gzip", "snappy", "lz4", "zstd"}
 
-// producerProperties are the Java producer configs a study may set. The connection and
-// serialisation settings belong to kbench and the security settings to the cluster
-// section or --command-config, so they are not listed.
-var producerProperties = map[string]propSpec{
-	"acks":                                     enum("0", "1", "-1", "all"),
-	"batch.size":                               size,
-	"linger.ms":                                anyInt,
-	"buffer.memory":                            size,
-	"compression.type":                         enum(compressionTypes...),
-	"compression.gzip.level":                   propSpec{kind: propString},
-	"compression.lz4.level":                    propSpec{kind: propString},
-	"compression.zstd.level":                   propSpec{kind: propString},
-	"enable.idempotence":                       boolean,
-	"max.in.flight.requests.per.connection":    anyInt,
-	"max.request.size":                         size,
-	"request.timeout.ms":                       anyInt,
-	"delivery.timeout.ms":                      anyInt,
-	"retries":                                  anyInt,
-	"retry.backoff.ms":                         anyInt,
-	"retry.backoff.max.ms":                     anyInt,
-	"max.block.ms":                             anyInt,
-	"send.buffer.bytes":                        anyString,
-	"receive.buffer.bytes":                     anyString,
-	"partitioner.class":                        anyString,
-	"partitioner.ignore.keys":                  boolean,
-	"partitioner.adaptive.partitioning.enable": boolean,
-	"partitioner.availability.timeout.ms":      anyInt,
-	"client.id":                                anyString,
-	"metadata.max.age.ms":                      anyInt,
-	"metadata.max.idle.ms":                     anyInt,
-	"connections.max.idle.ms":                  anyInt,
-	"reconnect.backoff.ms":                     anyInt,
-	"reconnect.backoff.max.ms":                 anyInt,
-	"client.dns.lookup":                        anyString,
-}
-
-// consumerProperties are the Java consumer configs a study may set; the group is set
-// with consumers.group.
-var consumerProperties = map[string]propSpec{
-	"fetch.min.bytes":               size,
-	"fetch.max.bytes":               size,
-	"fetch.max.wait.ms":             anyInt,
-	"max.partition.fetch.bytes":     size,
-	"max.poll.records":              anyInt,
-	"max.poll.interval.ms":          anyInt,
-	"auto.offset.reset":             enum("earliest", "latest", "none"),
-	"enable.auto.commit":            boolean,
-	"auto.commit.interval.ms":       anyInt,
-	"isolation.level":               enum("read_uncommitted", "read_committed"),
-	"session.timeout.ms":            anyInt,
-	"heartbeat.interval.ms":         anyInt,
-	"group.protocol":                enum("classic", "consumer"),
-	"partition.assignment.strategy": anyString,
-	"client.id":                     anyString,
-	"client.rack":                   anyString,
-	"check.crcs":                    boolean,
-	"receive.buffer.bytes":          anyString,
-	"send.buffer.bytes":             anyString,
-	"request.timeout.ms":            anyInt,
-	"metadata.max.age.ms":           anyInt,
-	"connections.max.idle.ms":       anyInt,
-	"reconnect.backoff.ms":          anyInt,
-	"reconnect.backoff.max.ms":      anyInt,
-	"retry.backoff.ms":              anyInt,
-}
-
 // topicConfigs are the topic-level configs a study may set.
 var topicConfigs = map[string]propSpec{
 	"cleanup.policy":                  enum("delete", "compact", "compact,delete", "delete,compact"),
@@ -132,40 +69,45 @@ var topicConfigs = map[string]propSpec{
 	"local.retention.bytes":           anyString,
 }
 
-// reservedProperties are client properties a study may not set, with the reason.
-var reservedProperties = map[string]string{
-	"bootstrap.servers":  "kbench connects to the study's cluster",
-	"key.serializer":     "kbench writes its own payloads",
-	"value.serializer":   "kbench writes its own payloads",
-	"key.deserializer":   "kbench reads its own payloads",
-	"value.deserializer": "kbench reads its own payloads",
-	"group.id":           "set consumers.group instead",
-	"security.protocol":  "set cluster.sasl/cluster.tls, or pass --command-config for an external cluster",
-	"sasl.mechanism":     "set cluster.sasl, or pass --command-config for an external cluster",
-	"sasl.jaas.config":   "credentials never go in a study; pass --command-config",
-}
-
 // propertyName is the shape of a Kafka config name: lowercase words joined by dots.
 var propertyName = regexp.MustCompile(`^[a-z][a-z0-9]*(\.[a-z0-9]+)*$`)
 
-// checkProperty validates one property of a catalog and returns its normalised value
-// (sizes become byte counts).
-func checkProperty(what string, catalog map[string]propSpec, name, value string) (string, error) {
-	if why, ok := reservedProperties[name]; ok && what != "topic config" {
-		return "", fmt.Errorf("%s %q may not be set here: %s", what, name, why)
-	}
-	if strings.HasPrefix(name, "ssl.") || strings.HasPrefix(name, "sasl.") {
+// checkClientProperty validates one producer or consumer property against the catalogue the
+// load engine applies (internal/settings) and returns its normalised value (sizes become
+// byte counts). A study may set only what the engine applies.
+func checkClientProperty(role settings.Role, name, value string) (string, error) {
+	what := role.String() + " property"
+	p, ok := settings.Lookup(role, name)
+	if !ok && (strings.HasPrefix(name, "ssl.") || strings.HasPrefix(name, "sasl.") || strings.HasPrefix(name, "security.")) {
 		return "", fmt.Errorf("%s %q may not be set here: security settings go in cluster.sasl/cluster.tls or --command-config", what, name)
 	}
-	spec, ok := catalog[name]
 	if !ok {
-		msg := fmt.Sprintf("unknown %s %q", what, name)
-		if !propertyName.MatchString(name) {
-			msg += " (Kafka config names are lowercase words joined by dots, e.g. batch.size)"
-		} else if s := closest(name, slices.Collect(maps.Keys(catalog))); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		return "", unknownName(what, name, settings.Names(role, settings.Property.Studyable))
+	}
+	if why := p.StudyRefusal(); why != "" {
+		return "", fmt.Errorf("%s %q may not be set here: %s", what, name, why)
+	}
+	if p.Kind == settings.Size {
+		n, err := ParseSize(value)
+		if err != nil {
+			return "", fmt.Errorf("%s %s: %w", what, name, err)
 		}
-		return "", fmt.Errorf("%s", msg)
+		value = strconv.FormatInt(n, 10)
+	}
+	v, err := p.Check(value)
+	if err != nil {
+		return "", fmt.Errorf("%s %w", what, err)
+	}
+	return v, nil
+}
+
+// checkTopicConfig validates one topic config and returns its normalised value (sizes
+// become byte counts).
+func checkTopicConfig(name, value string) (string, error) {
+	const what = "topic config"
+	spec, ok := topicConfigs[name]
+	if !ok {
+		return "", unknownName(what, name, slices.Collect(maps.Keys(topicConfigs)))
 	}
 	switch spec.kind {
 	case propInt:
@@ -189,6 +131,17 @@ func checkProperty(what string, catalog map[string]propSpec, name, value string)
 		}
 	}
 	return value, nil
+}
+
+// unknownName is the error for a name not in known, suggesting the nearest.
+func unknownName(what, name string, known []string) error {
+	msg := fmt.Sprintf("unknown %s %q", what, name)
+	if !propertyName.MatchString(name) {
+		msg += " (Kafka config names are lowercase words joined by dots, e.g. batch.size)"
+	} else if s := closest(name, known); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return errors.New(msg)
 }
 
 // closest returns the candidate nearest to name by edit distance, if it is near enough to

@@ -1,8 +1,12 @@
 package study
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"strconv"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // validate checks what only a whole scenario can show: the topic fits the cluster, the
@@ -57,9 +61,44 @@ func (p *parsed) validate(pt point) error {
 	if s.Producers.Records > 0 && s.Producers.Records < int64(s.Producers.Count) {
 		return fail("producers.records", "%d records cannot be shared by %d producers", s.Producers.Records, s.Producers.Count)
 	}
-	if s.Producers.Properties["enable.idempotence"] == "true" {
-		if acks := s.Producers.Properties["acks"]; acks == "0" || acks == "1" {
-			return fail("producers.properties.acks", "enable.idempotence=true requires acks=all (or -1), not %s", acks)
+	return p.validateClients(s, fail)
+}
+
+// validateClients resolves the scenario's client properties as the load engine will, so a
+// combination it cannot honour (explicit idempotence with acks=1, a record larger than
+// max.request.size, ...) is refused here, at the line that set it.
+func (p *parsed) validateClients(s Scenario, fail func(path, format string, args ...any) error) error {
+	blame := func(prefix string, err error, fallback string) error {
+		path := fallback
+		var se *settings.Error
+		if errors.As(err, &se) {
+			if _, ok := s.Producers.Properties[se.Property]; ok && prefix == "producers.properties." {
+				path = prefix + se.Property
+			}
+			if _, ok := s.Consumers.Properties[se.Property]; ok && prefix == "consumers.properties." {
+				path = prefix + se.Property
+			}
+		}
+		return fail(path, "%v", err)
+	}
+	if s.Producers.Count > 0 || s.Consumers.Count > 0 {
+		// Consume-only scenarios are filled by a producer with the same properties.
+		r, err := settings.Resolve(settings.Producer, s.Producers.Properties)
+		if err != nil {
+			return blame("producers.properties.", err, "producers.properties")
+		}
+		size := int64(s.Producers.RecordSize)
+		if err := settings.CheckRecords(r, size, size); err != nil {
+			return blame("producers.properties.", err, "producers.record_size")
+		}
+	}
+	if s.Consumers.Count > 0 {
+		props := maps.Clone(s.Consumers.Properties)
+		if s.Consumers.FetchSize > 0 {
+			props["max.partition.fetch.bytes"] = strconv.Itoa(s.Consumers.FetchSize)
+		}
+		if _, err := settings.Resolve(settings.Consumer, props); err != nil {
+			return blame("consumers.properties.", err, "consumers.properties")
 		}
 	}
 	return nil

@@ -108,13 +108,17 @@ func TestProduceJSON(t *testing.T) {
 	if res.Sent != 500 || res.Total.Acked != 500 || res.Total.DueHistogram.Count() != 500 {
 		t.Errorf("sent %d acked %d histogram %d, want 500 each", res.Sent, res.Total.Acked, res.Total.DueHistogram.Count())
 	}
-	if res.Settings["linger.ms"] != "5" || res.Settings["send.buffer.bytes"] != "1" {
-		t.Errorf("effective settings lack defaults or overrides: %v", res.Settings)
+	if res.Settings["linger.ms"] != "5" {
+		t.Errorf("effective settings lack the defaults: %v", res.Settings)
+	}
+	// franz-go cannot apply send.buffer.bytes: it is not recorded as in force.
+	if v, ok := res.Settings["send.buffer.bytes"]; ok {
+		t.Errorf("send.buffer.bytes recorded as %q though not applied", v)
 	}
 	if strings.Contains(out, "topsecret") || strings.Contains(errOut, "topsecret") {
 		t.Error("password printed")
 	}
-	if !strings.Contains(errOut, "kbench: warning: send.buffer.bytes ignored") {
+	if !strings.Contains(errOut, "kbench: warning: send.buffer.bytes=1 ignored") {
 		t.Errorf("no warning for a property without equivalent: %q", errOut)
 	}
 }

@@ -22,7 +22,9 @@ func WriteCSV(w io.Writer, m *Model) error {
 	for _, b := range m.BrokerIDs {
 		head = append(head, "broker_"+b+"_cpu_pct")
 	}
-	head = append(head, "client_cpu_cores", "client_cpu_s_per_million", "records_failed", "limit", "invalid")
+	head = append(head, "client_cpu_cores", "client_cpu_s_per_million", "records_failed",
+		"records_total_acked", "records_total_failed", "records_total_unsent", "records_total_acked_after_end", "records_total_consumed",
+		"limit", "invalid")
 	if err := cw.Write(head); err != nil {
 		return fmt.Errorf("unable to write CSV: %w", err)
 	}
@@ -84,8 +86,9 @@ func WriteCSV(w io.Writer, m *Model) error {
 			opt(r.SendP99), opt(r.E2EP99), opt(r.BrokerProduceP50), opt(r.BrokerProduceP99),
 			med(r.BrokerCores), maxText)
 		rec = append(rec, pcts...)
-		rec = append(rec, med(r.ClientCores), med(r.ClientCPUPerM), strconv.FormatInt(r.Failed, 10),
-			r.Limit.Resource, strings.Join(invalid, " | "))
+		rec = append(rec, med(r.ClientCores), med(r.ClientCPUPerM), strconv.FormatInt(r.Failed, 10))
+		rec = append(rec, recordCells(r.Records)...)
+		rec = append(rec, r.Limit.Resource, strings.Join(invalid, " | "))
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("unable to write CSV: %w", err)
 		}
@@ -95,6 +98,19 @@ func WriteCSV(w io.Writer, m *Model) error {
 		return fmt.Errorf("unable to write CSV: %w", err)
 	}
 	return nil
+}
+
+// recordCells are the record accounting sums, empty when no repeat kept them.
+func recordCells(c *RecordCount) []string {
+	if c == nil {
+		return make([]string, 5)
+	}
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	consumed := ""
+	if c.Consumed != nil {
+		consumed = i(*c.Consumed)
+	}
+	return []string{i(c.Acked), i(c.Failed), i(c.Unsent), i(c.AckedAfterEnd), consumed}
 }
 
 // csvNumber writes v plainly, rounded to 10 significant digits so that arithmetic noise

@@ -114,6 +114,21 @@ var handLimits = [][]string{
 		"kbench host CPU 50%, client CPU 0.05 cores, kbench host disk busy 15%, network 2.00 MiB/s (link capacity unknown)"},
 }
 
+// handRecords is section 4.3: sums over every repeat that accounted its records (behind
+// and flatout; the others' run directories predate the accounting and read "-").
+var handRecords = [][]string{
+	{"Scenario", "repeats", "acked", "failed", "unsent", "acked after the end", "consumed"},
+	{"`paced`", "-", "-", "-", "-", "-", "-"},
+	// acked 96,000 + 94,000 + 98,000 = 288,000; unsent 120 + 0 + 30 = 150; after the end
+	// 300 + 250 + 280 = 830; no consumers.
+	{"`behind`", "3", "288,000", "0", "150", "830", "-"},
+	// acked = consumed = 600,000 + 624,000 + 612,000 = 1,836,000; after the end 100 + 120 +
+	// 110 = 330.
+	{"`flatout`", "3", "1,836,000", "0", "0", "330", "1,836,000"},
+	{"`read`", "-", "-", "-", "-", "-", "-"},
+	{"`near`", "-", "-", "-", "-", "-", "-"},
+}
+
 // handNotes are the notes at the top of the report.
 var handNotes = []string{
 	"No broker metrics for broker 3 (metrics for 2 of 3 brokers): pass --metrics-url for every broker. " +
@@ -134,6 +149,7 @@ func TestHandRunMarkdown(t *testing.T) {
 	}{
 		{"### 4.1 Throughput and CPU", handThroughput},
 		{"### 4.2 Latency", handLatency},
+		{"### 4.3 Every record accounted", handRecords},
 		{"### 6.2 What limited each scenario", handLimits},
 	} {
 		got := mdTableAfter(t, md, tc.heading)
@@ -171,7 +187,7 @@ func TestHandRunHTML(t *testing.T) {
 	}
 	html := b.String()
 	cells := strings.ReplaceAll(html, `<td class="n">`, "<td>") // alignment aside
-	for _, table := range [][][]string{handThroughput, handLatency} {
+	for _, table := range [][][]string{handThroughput, handLatency, handRecords} {
 		for _, row := range table[1:] {
 			var want strings.Builder
 			want.WriteString("<tr><td><code>" + strings.Trim(row[0], "`") + "</code></td>")
@@ -224,16 +240,19 @@ func TestHandRunCSV(t *testing.T) {
 			"latency_basis":    "backlog", "latency_p99_ms": "2500", "send_latency_p99_ms": "35",
 			"broker_cpu_cores": "1.6", // median(0.85+0.70, 0.88+0.72, 0.90+0.74)
 			"client_cpu_cores": "0.2", "client_cpu_s_per_million": "25", "limit": "broker CPU",
+			"records_total_acked": "288000", "records_total_unsent": "150", "records_total_acked_after_end": "830",
+			"records_total_consumed": "",
 		},
 		"flatout": {
 			"kind": "produce+consume", "target_rate": "", "target_share_pct": "", "mib_per_sec": "49.8046875", // 51000/1024
 			"consumer_mib_per_sec": "49", "latency_basis": "buffer-bound", "send_latency_p99_ms": "", "e2e_latency_p99_ms": "110",
 			"broker_produce_p50_ms": "", "broker_produce_p99_ms": "", "client_cpu_cores": "3.3", "limit": "client CPU",
+			"records_total_acked": "1836000", "records_total_consumed": "1836000", "records_total_acked_after_end": "330",
 		},
 		"read": {
 			"kind": "consume", "records_per_sec": "21000", "consumer_mib_per_sec": "20.5078125", // 21000/1024
 			"latency_basis": "", "latency_avg_ms": "", "latency_p99_ms": "", "latency_max_ms": "",
-			"broker_cpu_pct_max": "13", "limit": "not determined",
+			"broker_cpu_pct_max": "13", "limit": "not determined", "records_total_acked": "", "records_total_unsent": "",
 		},
 		"near": {
 			"valid_repeats": "2", "total_repeats": "3", "target_share_pct": "96.60", // 48300 / 10 / 5000

@@ -16,6 +16,8 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"params":          rowParams,
 	"throughputTable": throughputTable,
 	"latencyTable":    latencyTable,
+	"recordTable":     recordTable,
+	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
 	"mark":            verdictMark,
@@ -33,6 +35,8 @@ func intro(name string) string {
 		return resultsIntro
 	case "throughput":
 		return throughputIntro
+	case "records":
+		return recordsIntro
 	}
 	return latencyIntro
 }

@@ -65,6 +65,10 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	mdResultTable(b, throughputTable(m))
 	p("### 4.2 Latency\n\n%s\n\n", latencyIntro)
 	mdResultTable(b, latencyTable(m))
+	if hasRecords(m) {
+		p("### 4.3 Every record accounted\n\n%s\n\n", recordsIntro)
+		mdResultTable(b, recordTable(m))
+	}
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {

@@ -119,13 +119,15 @@ type Row struct {
 	// Brokers holds each broker's mean CPU over the window (median over repeats).
 	Brokers []BrokerCPU `json:"brokers,omitempty"`
 	// BrokerCores is the CPU of all brokers together, in cores.
-	BrokerCores    Stat            `json:"broker_cpu_cores"`
-	ClientCores    Stat            `json:"client_cpu_cores"`
-	ClientCPUPerM  Stat            `json:"client_cpu_s_per_million"`
-	Limit          Limit           `json:"limit"`
-	Invalid        []InvalidRepeat `json:"invalid,omitempty"`
-	Unstable       bool            `json:"unstable,omitempty"`
-	Failed         int64           `json:"records_failed,omitempty"`
+	BrokerCores   Stat            `json:"broker_cpu_cores"`
+	ClientCores   Stat            `json:"client_cpu_cores"`
+	ClientCPUPerM Stat            `json:"client_cpu_s_per_million"`
+	Limit         Limit           `json:"limit"`
+	Invalid       []InvalidRepeat `json:"invalid,omitempty"`
+	Unstable      bool            `json:"unstable,omitempty"`
+	Failed        int64           `json:"records_failed,omitempty"`
+	// Records sums the record accounting of every repeat (valid or not) that wrote one.
+	Records        *RecordCount `json:"records,omitempty"`
 	paramMap       map[string]string
 	repeatsForPlot []results.Repeat
 }
@@ -147,6 +149,20 @@ type BrokerCPU struct {
 	Broker string `json:"broker"`
 	Cores  Stat   `json:"cores"`
 	Pct    Stat   `json:"pct"`
+}
+
+// RecordCount sums results.Records over a scenario's repeats: every record handed to the
+// producers, warm-up included, acknowledged, failed or unsent, and what the consumers read.
+type RecordCount struct {
+	// Repeats counts the repeats that accounted their records.
+	Repeats       int   `json:"repeats"`
+	Acked         int64 `json:"acked"`
+	Failed        int64 `json:"failed"`
+	Unsent        int64 `json:"unsent"`
+	AckedAfterEnd int64 `json:"acked_after_end"`
+	// Consumed is nil when no repeat's consumers counted (a produce-only scenario).
+	Consumed *int64 `json:"consumed,omitempty"`
+	Reread   int64  `json:"reread,omitempty"`
 }
 
 // InvalidRepeat is a repeat left out of the medians, with the reasons.

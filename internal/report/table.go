@@ -39,6 +39,7 @@ func resultRows(rd *results.RunDir, names, brokers []string, env results.Environ
 		var valid []results.Repeat
 		for _, r := range reps {
 			row.Failed += r.Summary.RecordsFailed
+			row.Records = addRecords(row.Records, r.Summary.Records)
 			if row.Kind == "" {
 				row.Kind = r.Workload.Kind
 			}
@@ -63,6 +64,29 @@ func resultRows(rd *results.RunDir, names, brokers []string, env results.Environ
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// addRecords adds one repeat's record accounting to a scenario's sum.
+func addRecords(sum *RecordCount, r *results.Records) *RecordCount {
+	if r == nil {
+		return sum
+	}
+	if sum == nil {
+		sum = &RecordCount{}
+	}
+	sum.Repeats++
+	sum.Acked += r.Acked
+	sum.Failed += r.Failed
+	sum.Unsent += r.Unsent
+	sum.AckedAfterEnd += r.AckedAfterEnd
+	sum.Reread += r.Reread
+	if r.Consumed != nil {
+		if sum.Consumed == nil {
+			sum.Consumed = new(int64)
+		}
+		*sum.Consumed += *r.Consumed
+	}
+	return sum
 }
 
 // brokerColumns returns the brokers the tables show, in order, and those of them with no

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -46,6 +47,32 @@ var latencyColumns = []column{
 	{head: "broker Produce p99 ms", cell: func(r Row) string { return optText(r.BrokerProduceP99) }},
 }
 
+// recordColumns are the record accounting table's columns: sums over every repeat.
+var recordColumns = []column{
+	{head: "repeats", cell: func(r Row) string { return recordText(r, func(c RecordCount) int64 { return int64(c.Repeats) }) }},
+	{head: "acked", cell: func(r Row) string { return recordText(r, func(c RecordCount) int64 { return c.Acked }) }},
+	{head: "failed", cell: func(r Row) string { return recordText(r, func(c RecordCount) int64 { return c.Failed }) }},
+	{head: "unsent", cell: func(r Row) string { return recordText(r, func(c RecordCount) int64 { return c.Unsent }) }},
+	{head: "acked after the end", cell: func(r Row) string { return recordText(r, func(c RecordCount) int64 { return c.AckedAfterEnd }) }},
+	{head: "consumed", cell: func(r Row) string {
+		if r.Records == nil || r.Records.Consumed == nil {
+			return "-"
+		}
+		return intText(*r.Records.Consumed)
+	}},
+}
+
+// recordText is one count of a row's record accounting, "-" when its repeats kept none.
+func recordText(r Row, f func(RecordCount) int64) string {
+	if r.Records == nil {
+		return "-"
+	}
+	return intText(f(*r.Records))
+}
+
+// intText writes a count exactly, with thousands separators.
+func intText(n int64) string { return group(strconv.FormatInt(n, 10)) }
+
 // textTable is a results table as text, the same for Markdown and HTML; Numeric says which
 // columns hold figures (the scenario and its parameters do not).
 type textTable struct {
@@ -80,6 +107,13 @@ func resultTable(m *Model, cols []column) textTable {
 
 func throughputTable(m *Model) textTable { return resultTable(m, throughputColumns) }
 func latencyTable(m *Model) textTable    { return resultTable(m, latencyColumns) }
+func recordTable(m *Model) textTable     { return resultTable(m, recordColumns) }
+
+// hasRecords reports whether any scenario accounted its records, which older run
+// directories did not.
+func hasRecords(m *Model) bool {
+	return slices.ContainsFunc(m.Rows, func(r Row) bool { return r.Records != nil })
+}
 
 // targetText is the paced rate, "-" when unthrottled.
 func targetText(r Row) string {
@@ -141,6 +175,8 @@ func validText(r Row) string {
 // verdictMark is a short mark for a verdict outcome.
 func verdictMark(outcome string) string {
 	switch outcome {
+	case "indicative":
+		return "🔸 indicative"
 	case "confirmed":
 		return "✅ confirmed"
 	case "refuted":
@@ -190,4 +226,7 @@ const (
 		"(unthrottled, so this is mostly time queued in the client's buffer). Send p99 runs from the actual send, e2e p99 from the produce timestamp to the consumer. " +
 		"Broker Produce p50/p99 are the brokers' own Produce request time (Kafka's RequestMetrics TotalTimeMs, its decaying percentiles, " +
 		"weighted to the last few minutes), the slowest broker's mean over the window: the cluster's share of the client's latency."
+	recordsIntro = "Every record handed to the producers, summed over all repeats (valid or not, warm-up included): acknowledged, failed, " +
+		"or unsent (aborted when the run stopped waiting for it after a timed run's end). Acked after the end were acknowledged while " +
+		"the run waited for its last records; their latency is in the percentiles. Consumed counts the distinct records the consumers read."
 )

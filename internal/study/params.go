@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
@@ -260,8 +261,10 @@ func checkParamName(s string) error {
 	return checkParamValue(s)
 }
 
-// checkParamValue keeps values usable in scenario IDs and claim selectors: no spaces,
-// commas, '=' or parentheses.
+// checkParamValue keeps values usable in scenario IDs, which name run directories
+// (scenarios/<id>/), and in claim selectors: no spaces, commas, '=' or parentheses (they
+// separate parameters in IDs and selectors), no '/' or '\\' (path separators), no control
+// characters, and short enough for a directory name.
 func checkParamValue(s string) error {
 	if s == "" {
 		return fmt.Errorf("empty value")
@@ -269,5 +272,21 @@ func checkParamValue(s string) error {
 	if strings.ContainsAny(s, " \t,=()") {
 		return fmt.Errorf("%q may not contain spaces, commas, '=' or parentheses (it becomes part of a scenario ID)", s)
 	}
+	if strings.ContainsAny(s, `/\`) {
+		return fmt.Errorf("%q may not contain '/' or '\\' (it becomes part of a scenario ID, which names a run directory)", s)
+	}
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return fmt.Errorf("%q may not contain control characters (it becomes part of a scenario ID, which names a run directory)", s)
+	}
+	if len(s) > maxParamValue {
+		return fmt.Errorf("%d bytes is longer than the %d a parameter value may have (it becomes part of a scenario ID, which names a run directory)", len(s), maxParamValue)
+	}
 	return nil
 }
+
+// maxParamValue bounds one parameter value (or name); maxScenarioID bounds the whole ID,
+// a directory name, which most file systems cap at 255 bytes.
+const (
+	maxParamValue = 64
+	maxScenarioID = 255
+)

@@ -36,6 +36,7 @@ type parsed struct {
 	baseOrigin map[string]origin
 	params     map[string]*param
 	matrix     []axis
+	matrixNode *yaml.Node // the matrix section, where a too-large product is reported
 	listed     [][]choice
 	listedSet  map[int]*yaml.Node // listed scenario index -> its set mapping
 	hypotheses *yaml.Node
@@ -103,7 +104,7 @@ func (p *parsed) top(n *yaml.Node) error {
 		"cooldown":    func(_, v *yaml.Node) error { return d.duration(v, "cooldown", &pl.Cooldown) },
 		"defaults":    func(_, v *yaml.Node) error { defaultsNode = v; return nil },
 		"parameters":  func(_, v *yaml.Node) error { return p.parameters(v) },
-		"matrix":      func(_, v *yaml.Node) error { return p.matrixSection(v) },
+		"matrix":      func(_, v *yaml.Node) error { p.matrixNode = v; return p.matrixSection(v) },
 		"scenarios":   func(_, v *yaml.Node) error { return p.scenarioList(v) },
 		"hypotheses":  func(_, v *yaml.Node) error { p.hypotheses = v; return nil },
 		"reference":   func(_, v *yaml.Node) error { p.reference = v; return nil },

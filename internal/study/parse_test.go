@@ -44,6 +44,10 @@ func TestParseErrors(t *testing.T) {
 		{"named-value.yaml", 7, "matrix.replication[1]", `"semi" is not a value of parameter replication (valid: async, sync)`},
 		{"ambiguous-size.yaml", 3, "matrix.batch[0]", `unit "KB" is ambiguous; use KiB, MiB, GiB or a byte count`},
 		{"no-load.yaml", 4, "defaults.producers.count", "no load"},
+		{"param-slash.yaml", 4, "parameters.mode.fast/slow", `"fast/slow" may not contain '/' or '\' (it becomes part of a scenario ID, which names a run directory)`},
+		{"param-control.yaml", 3, "matrix.linger[0]", "may not contain control characters"},
+		// 11 x 11 x 4 x 5 = 2420, counted by hand from the file
+		{"matrix-too-large.yaml", 4, "matrix", "11 x 11 x 4 x 5 = 2420 scenarios, more than the 1000 one study may have"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -209,10 +209,11 @@ func orDash(s string) string {
 // parseKeyValues parses repeated key=value flags; the value may itself contain '='.
 func parseKeyValues(flag string, values []string) (map[string]string, error) {
 	out := map[string]string{}
-	for _, kv := range values {
+	for i, kv := range values {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("%s %q: want key=value", flag, kv)
+			// The value is not shown: it may be a password given without its name.
+			return nil, fmt.Errorf("%s value %d is not key=value (not shown: it may be a secret)", flag, i+1)
 		}
 		out[strings.TrimSpace(k)] = v
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/preflight"
+	"github.com/kbench/kbench/internal/results"
 )
 
 func newConsumeCommand() *cobra.Command {
@@ -173,6 +174,9 @@ type consumeJSON struct {
 }
 
 func printConsumeResult(w io.Writer, r *load.ConsumeResult, brokers *metrics.Summary, dateFormat string, detailed, jsonOut, printMetrics bool) {
+	shown := *r
+	shown.Settings = results.Redact(r.Settings) // load hides passwords; this hides every secret
+	r = &shown
 	if jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -17,6 +17,7 @@ import (
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/preflight"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // clientPropertyFlags are the ways both perf tools take client properties, in the Kafka 4.1
@@ -44,9 +45,12 @@ func (f *clientPropertyFlags) properties(extra []string) (map[string]string, err
 		}
 		maps.Copy(props, p)
 	}
-	for _, a := range extra {
-		if !strings.Contains(a, "=") {
-			return nil, fmt.Errorf("unexpected argument %q: properties are name=value", a)
+	for _, group := range []struct {
+		flag string
+		args []string
+	}{{"--producer-props", f.props}, {"argument", extra}, {"--command-property", f.cmdProps}, {"-X", f.xProps}} {
+		if err := checkPropertyArgs(group.flag, group.args); err != nil {
+			return nil, err
 		}
 	}
 	all := slices.Concat(f.props, extra, f.cmdProps, f.xProps)
@@ -56,6 +60,23 @@ func (f *clientPropertyFlags) properties(extra []string) (map[string]string, err
 	}
 	maps.Copy(props, p)
 	return props, nil
+}
+
+// checkPropertyArgs refuses a name=value argument without a name or '=', without showing
+// it: a JAAS config split by the shell (password="a b") leaves a piece of the password as
+// an argument of its own.
+func checkPropertyArgs(flag string, args []string) error {
+	for i, a := range args {
+		k, _, ok := strings.Cut(a, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			what := fmt.Sprintf("%s value %d", flag, i+1)
+			if flag == "argument" {
+				what = fmt.Sprintf("extra argument %d", i+1)
+			}
+			return fmt.Errorf("%s is not name=value (not shown: it may be part of a secret; quote a value holding spaces)", what)
+		}
+	}
+	return nil
 }
 
 func newProduceCommand() *cobra.Command {
@@ -234,6 +255,9 @@ type produceJSON struct {
 }
 
 func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Summary, jsonOut, printMetrics bool) {
+	shown := *r
+	shown.Settings = results.Redact(r.Settings) // load hides passwords; this hides every secret
+	r = &shown
 	if jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -162,7 +162,13 @@ func loadStudy(args []string, resume string) (*study.Plan, []byte, error) {
 			return nil, nil, fmt.Errorf("resume %s: %w", resume, err)
 		}
 		plan, err := study.Parse(path, text)
-		return plan, text, err
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := checkNotRedacted(path, plan); err != nil {
+			return nil, nil, err
+		}
+		return plan, text, nil
 	}
 	plan, err := study.Load(args[0])
 	if err != nil {
@@ -175,6 +181,18 @@ func loadStudy(args []string, resume string) (*study.Plan, []byte, error) {
 		text, err = os.ReadFile(args[0])
 	}
 	return plan, text, err
+}
+
+// checkNotRedacted refuses to resume a study whose copy had secret broker configs: they
+// were redacted when the copy was written, and a cluster started with "[redacted]" as a
+// password would fail in a confusing way, or differ from the one the run began on.
+func checkNotRedacted(path string, plan *study.Plan) error {
+	for _, k := range slices.Sorted(maps.Keys(plan.Cluster.BrokerConfigs)) {
+		if strings.Contains(plan.Cluster.BrokerConfigs[k], results.Redacted) {
+			return fmt.Errorf("%s: cluster.broker_configs.%s was redacted when the study was copied, so this run cannot be resumed: run the study again", path, k)
+		}
+	}
+	return nil
 }
 
 func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []string) error {

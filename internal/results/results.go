@@ -3,7 +3,7 @@
 //
 //	runs/<date>-<study>/
 //	  run.json                            the run: study, scenarios, hypotheses, environment
-//	  study.yaml                          the study file exactly as it was run
+//	  study.yaml                          the study file as it was run, secret values redacted
 //	  scenarios/<id>/repeat-<n>.json      one file per scenario and repeat
 //
 // Every file carries a version field (FormatVersion); files are written atomically

@@ -55,9 +55,14 @@ func WriteRun(dir string, r *Run) error {
 	return writeJSON(filepath.Join(dir, RunFile), &c)
 }
 
-// WriteStudy copies the study file's content into dir as study.yaml.
+// WriteStudy copies the study file's content into dir as study.yaml, with secret values
+// (broker configs such as ssl.keystore.password) redacted.
 func WriteStudy(dir string, study []byte) error {
-	return WriteFileAtomic(filepath.Join(dir, StudyFile), study)
+	safe, err := RedactStudy(study)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(dir, StudyFile), safe)
 }
 
 // RepeatPath returns the path of the results file of repeat n of scenario id.

@@ -199,7 +199,9 @@ func (c *Cluster) writeFiles(opts Options, nodes []node) error {
 }
 
 // format runs Kafka's storage tool on every node, in parallel (each is a JVM start). SCRAM
-// credentials are written into the cluster metadata at format time, as KRaft requires.
+// credentials are written into the cluster metadata at format time, as KRaft requires;
+// the password reaches the tool through a private argument file, never its command line
+// (see formatCommand).
 func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error {
 	clusterID := randomClusterID()
 	errs := make([]error, len(nodes))
@@ -208,12 +210,12 @@ func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			args := []string{"format", "-t", clusterID, "-c", filepath.Join(brokerDir(opts.Dir, n.ID), "server.properties")}
-			if mech := saslMechanism(opts.SASL); opts.SASL != "" && mech != "PLAIN" {
-				args = append(args, "--add-scram", fmt.Sprintf("%s=[name=%s,password=%s]", mech, saslUser, opts.password))
+			cmd, remove, err := formatCommand(ctx, kafka, opts, n, clusterID)
+			if err != nil {
+				errs[i] = fmt.Errorf("format broker %d storage: %w", n.ID, err)
+				return
 			}
-			cmd := kafka.Command(ctx, "kafka.tools.StorageTool", args...)
-			cmd.Env = append(os.Environ(), "KAFKA_LOG4J_OPTS=")
+			defer remove()
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				errs[i] = fmt.Errorf("format broker %d storage: %v: %s", n.ID, err, lastLines(string(out), 8))
@@ -222,6 +224,29 @@ func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// formatCommand is the storage tool's command for node n. With SCRAM it carries the
+// password, so its arguments go through a Java @argfile in the broker's directory (mode
+// 0600, removed by remove). Kafka 4.1's storage tool takes --add-scram only as an argument;
+// creating the credentials later through the admin API would leave the SASL listener
+// refusing clients until then, and format time is where KRaft expects them.
+func formatCommand(ctx context.Context, kafka *Kafka, opts Options, n node, clusterID string) (*exec.Cmd, func(), error) {
+	args := []string{"format", "-t", clusterID, "-c", filepath.Join(brokerDir(opts.Dir, n.ID), "server.properties")}
+	var cmd *exec.Cmd
+	remove := func() {}
+	if mech := saslMechanism(opts.SASL); opts.SASL != "" && mech != "PLAIN" {
+		args = append(args, "--add-scram", fmt.Sprintf("%s=[name=%s,password=%s]", mech, saslUser, opts.password))
+		var err error
+		cmd, remove, err = kafka.commandWithArgFile(ctx, filepath.Join(brokerDir(opts.Dir, n.ID), ".format-args"), "kafka.tools.StorageTool", args...)
+		if err != nil {
+			return nil, nil, err
+		}
+	} else {
+		cmd = kafka.Command(ctx, "kafka.tools.StorageTool", args...)
+	}
+	cmd.Env = append(os.Environ(), "KAFKA_LOG4J_OPTS=")
+	return cmd, remove, nil
 }
 
 // startNode starts one broker JVM; it is stopped by its PID.

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/kbench/kbench/internal/redact"
 )
 
 // stateFile in the cluster directory describes a cluster so that later commands (status,
 // down, produce) can find it. It holds no passwords: those stay in the 0600 client
-// properties files.
+// properties and server.properties files, and secret broker configs are redacted.
 const stateFile = "cluster.json"
 
 var heapPattern = regexp.MustCompile(`^[0-9]+[kKmMgG]$`)
@@ -67,7 +69,11 @@ func Open(dir string) (*Cluster, error) {
 }
 
 func (c *Cluster) save() error {
-	data, err := json.MarshalIndent(c.state, "", "  ")
+	s := c.state
+	// The user's broker configs may hold passwords (ssl.keystore.password, a listener's
+	// JAAS config): they are in the 0600 server.properties files, not in this 0644 file.
+	s.BrokerConfig = redact.Map(s.BrokerConfig)
+	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -185,6 +185,11 @@ func newClusterDownCommand() *cobra.Command {
 			if err := stop(); err != nil {
 				return fmt.Errorf("stop cluster: %w", err)
 			}
+			if first := c.StartedIn(); first != "" {
+				// A copied directory's cluster.json names the first directory's PIDs; only
+				// brokers running in this directory were stopped.
+				fmt.Fprintf(cmd.OutOrStdout(), "%s holds a cluster started in %s (copied or moved since): only brokers running in %s are stopped\n", dir, first, dir)
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "stopped %d broker(s)", n)
 			if keep {
 				fmt.Fprintf(cmd.OutOrStdout(), "; kept %s\n", dir)

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -84,6 +85,9 @@ type Cluster struct {
 	state state
 	keep  bool
 	owned bool // Dir was created by Start as a temporary directory
+	// firstDir is where the cluster was started when Open found it elsewhere (a copied or
+	// moved directory), "" otherwise.
+	firstDir string
 }
 
 // ErrRunning is returned by Start when Dir already holds a running cluster.
@@ -114,6 +118,10 @@ func (c *Cluster) Endpoint(name string) (Endpoint, bool) {
 // Brokers returns the brokers, ordered by ID.
 func (c *Cluster) Brokers() []Broker { return c.state.Brokers }
 
+// StartedIn returns the directory the cluster was started in when its directory has since
+// been copied or moved (Dir is then where it is now), "" otherwise.
+func (c *Cluster) StartedIn() string { return c.firstDir }
+
 // BrokerConfig returns the server.properties entries the user added.
 func (c *Cluster) BrokerConfig() map[string]string { return c.state.BrokerConfig }
 
@@ -121,7 +129,7 @@ func (c *Cluster) BrokerConfig() map[string]string { return c.state.BrokerConfig
 func (c *Cluster) Alive() map[int]bool {
 	alive := make(map[int]bool, len(c.state.Brokers))
 	for _, b := range c.state.Brokers {
-		alive[b.ID] = c.processAlive(b.PID)
+		alive[b.ID] = c.processAlive(b)
 	}
 	return alive
 }
@@ -136,7 +144,7 @@ func (c *Cluster) Stop() error {
 func (c *Cluster) StopWithin(grace time.Duration) error {
 	var pids []int
 	for _, b := range c.state.Brokers {
-		if c.processAlive(b.PID) {
+		if c.processAlive(b) {
 			pids = append(pids, b.PID)
 		}
 	}
@@ -161,14 +169,34 @@ func (c *Cluster) removeDir() error {
 	return nil
 }
 
-// processAlive reports whether pid runs one of this cluster's brokers; a reused PID that now
-// belongs to another program does not count.
-func (c *Cluster) processAlive(pid int) bool {
+// processAlive reports whether b's PID runs that broker of this cluster directory: a Kafka
+// broker JVM whose working directory is b's directory under Dir. A reused PID that now
+// belongs to another program does not count, nor does the original's broker when Dir is a
+// copy of another cluster directory (its cluster.json holds the original's PIDs). The
+// working directory, not the command line, is compared because it follows the directory
+// if it is moved or reached through a symbolic link.
+func (c *Cluster) processAlive(b Broker) bool {
+	return ownsProcess(b.PID, brokerDir(c.state.Dir, b.ID))
+}
+
+// ownsProcess reports whether pid is a kafka.Kafka JVM running in dir.
+func ownsProcess(pid int, dir string) bool {
+	if pid <= 0 || !running(pid) {
+		return false
+	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || !slices.Contains(strings.Split(string(cmdline), "\x00"), "kafka.Kafka") {
+		return false
+	}
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
 	if err != nil {
 		return false
 	}
-	return strings.Contains(string(cmdline), c.state.Dir) && strings.Contains(string(cmdline), "kafka.Kafka")
+	want, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	return filepath.Clean(cwd) == want
 }
 
 // Start starts an embedded cluster and returns once every broker is registered and a topic

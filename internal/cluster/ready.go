@@ -75,7 +75,7 @@ func (c *Cluster) tryReady(ctx context.Context, want int) error {
 // lines of its log.
 func (c *Cluster) checkProcesses() error {
 	for _, b := range c.state.Brokers {
-		if c.processAlive(b.PID) {
+		if c.processAlive(b) {
 			continue
 		}
 		tail := ""

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/kbench/kbench/internal/redact"
@@ -55,6 +56,10 @@ func Open(dir string) (*Cluster, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, stateFile), err)
 	}
+	firstDir, err := relocate(&s, dir)
+	if err != nil {
+		return nil, err
+	}
 	for i, e := range s.Endpoints {
 		if e.PropertiesFile == "" {
 			continue
@@ -65,7 +70,41 @@ func Open(dir string) (*Cluster, error) {
 		}
 		s.Endpoints[i].Properties = props
 	}
-	return &Cluster{state: s, keep: false}, nil
+	return &Cluster{state: s, keep: false, firstDir: firstDir}, nil
+}
+
+// relocate points s at dir, where its cluster.json was found, when the cluster was started
+// elsewhere: a copied or moved cluster directory keeps the first directory's paths and
+// PIDs, and acting on those would stop, or delete, another cluster. It returns the first
+// directory then, "" when dir is that directory (perhaps through a symbolic link).
+func relocate(s *state, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if abs == s.Dir {
+		return "", nil
+	}
+	here, err1 := filepath.EvalSymlinks(abs)
+	there, err2 := filepath.EvalSymlinks(s.Dir)
+	if err1 == nil && err2 == nil && here == there {
+		return "", nil
+	}
+	first := s.Dir
+	move := func(p string) string {
+		if rest, ok := strings.CutPrefix(p, first+string(filepath.Separator)); ok {
+			return filepath.Join(abs, rest)
+		}
+		return p
+	}
+	for i := range s.Endpoints {
+		s.Endpoints[i].PropertiesFile = move(s.Endpoints[i].PropertiesFile)
+	}
+	for i := range s.Brokers {
+		s.Brokers[i].LogFile = move(s.Brokers[i].LogFile)
+	}
+	s.Dir = abs
+	return first, nil
 }
 
 func (c *Cluster) save() error {

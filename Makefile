@@ -25,8 +25,10 @@ test-short:
 demo: build
 	$(BIN) run quick
 
-# bench: kbench produce against Kafka's ProducerPerformance on an embedded cluster (records/s
-# and client CPU per record, >= 3 pairs, medians), then the Go benchmarks.
+# bench: kbench produce against Kafka's ProducerPerformance on an embedded 3-broker cluster:
+# records/s (each tool's steady-state window lines) and client CPU per record (start-up, a
+# one-record run's CPU, subtracted), 3 pairs, medians; then latency at a rate both sustain with
+# the brokers' own Produce request time beside it; then the Go benchmarks.
 bench: build
 	$(GO) run ./bench/producecompare -kbench $(BIN) -pairs 3
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...

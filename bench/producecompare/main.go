@@ -1,25 +1,31 @@
 // Command producecompare measures kbench produce against Kafka's own ProducerPerformance (from
-// the same Kafka jars) on an embedded cluster: same topic settings, same producer properties
-// (1 KiB records, acks=1, batch.size=16384, linger.ms=0, unthrottled), several pairs after a
-// warm-up of the brokers. It prints per pair and as medians the records/s ratio and the
-// client-CPU-per-record ratio (kbench / Kafka's tool). Each tool runs as its own process and
-// its CPU is that process's user+system time (getrusage of the child), JVM start included,
-// as a user running the tool pays it.
+// the same Kafka jars) on an embedded cluster (3 brokers, topics replicated 3 times), each tool
+// as its own process, alternating so that drift in the brokers favours neither:
+//
+//   - Throughput: 1 KiB records, acks=1, batch.size=16384, linger.ms=0, unthrottled. Per pair
+//     and as medians, the records/s ratio and the client-CPU-per-record ratio (kbench / Kafka's
+//     tool). Records/s is each tool's own figure over its window lines after the first (its
+//     steady state: the first 5 s hold a JVM's class loading and JIT compilation); CPU is the
+//     process's user+system time less that of a one-record run of the same tool (its start-up:
+//     the JVM, or the Go binary, starting and connecting).
+//   - Latency: 1 KiB records, acks=all, linger.ms=0, at a rate both tools sustain. Per pair,
+//     both tools' p50 and p99 as they print them (the whole run, start included) and the
+//     brokers' own Produce request time (RequestMetrics TotalTimeMs) over the same run.
 //
 // It is run by `make bench`; it is a benchmark, not a test: it asserts nothing.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -28,148 +34,227 @@ import (
 	"github.com/kbench/kbench/internal/cluster"
 )
 
-// The summary line both tools print (Kafka 4.1 ProducerPerformance format).
-var totalLine = regexp.MustCompile(`^([0-9]+) records sent, ([0-9.]+) records/sec \(([0-9.]+) MB/sec\)`)
-
-type sample struct {
-	records int64
-	rate    float64 // records/s from the tool's own summary line
-	cpu     time.Duration
-	line    string
+type options struct {
+	kbench      string
+	brokers     int
+	partitions  int
+	records     int64
+	pairs       int
+	warmup      int64
+	latRate     int
+	latRecords  int64
+	latencyOnly bool
 }
 
-func (s sample) cpuPerMillion() float64 { return s.cpu.Seconds() / float64(s.records) * 1e6 }
-
 func main() {
-	var (
-		kbenchBin  = flag.String("kbench", "bin/kbench", "kbench binary")
-		brokers    = flag.Int("brokers", 1, "brokers in the embedded cluster")
-		partitions = flag.Int("partitions", 6, "partitions of each test topic")
-		records    = flag.Int64("records", 1_000_000, "records per run")
-		pairs      = flag.Int("pairs", 3, "kbench/Kafka pairs")
-		warmup     = flag.Int64("warmup-records", 1_000_000, "records produced to warm the brokers before measuring")
-	)
+	var o options
+	flag.StringVar(&o.kbench, "kbench", "bin/kbench", "kbench binary")
+	flag.IntVar(&o.brokers, "brokers", 3, "brokers in the embedded cluster")
+	flag.IntVar(&o.partitions, "partitions", 6, "partitions of each test topic")
+	flag.Int64Var(&o.records, "records", 1_000_000, "records per throughput run")
+	flag.IntVar(&o.pairs, "pairs", 3, "kbench/Kafka pairs of each scenario")
+	flag.Int64Var(&o.warmup, "warmup-records", 1_000_000, "records produced to warm the brokers before measuring")
+	flag.IntVar(&o.latRate, "latency-rate", 2000, "records/s of the latency scenario (one both tools sustain)")
+	flag.Int64Var(&o.latRecords, "latency-records", 40_000, "records per latency run")
+	flag.BoolVar(&o.latencyOnly, "latency-only", false, "run the latency scenario only")
 	flag.Parse()
-	if err := run(*kbenchBin, *brokers, *partitions, *records, *pairs, *warmup); err != nil {
+	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "producecompare: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(kbenchBin string, brokers, partitions int, records int64, pairs int, warmup int64) error {
-	ctx := context.Background()
+// bench is the cluster and the two tools.
+type bench struct {
+	o      options
+	ctx    context.Context
+	kafka  *cluster.Kafka
+	c      *cluster.Cluster
+	admin  *kadm.Client
+	topicN int
+}
+
+func run(o options) error {
+	// Ctrl-C ends the tools (their commands share ctx) and then stops the cluster.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	kafka, err := cluster.Install(ctx, "", os.Stderr)
 	if err != nil {
 		return err
 	}
-	c, err := cluster.Start(ctx, cluster.Options{Brokers: brokers, Log: os.Stderr})
+	c, err := cluster.Start(ctx, cluster.Options{Brokers: o.brokers, Log: os.Stderr})
 	if err != nil {
 		return err
 	}
 	defer c.Stop()
-	boot := c.Bootstrap()
-	props := []string{"bootstrap.servers=" + boot, "acks=1", "batch.size=16384", "linger.ms=0"}
-	common := func(n int64) []string {
-		return []string{"--num-records", strconv.FormatInt(n, 10), "--record-size", "1024", "--throughput", "-1"}
-	}
-
-	adm, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(boot, ",")...))
+	adm, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(c.Bootstrap(), ",")...))
 	if err != nil {
 		return fmt.Errorf("unable to create admin client: %w", err)
 	}
 	defer adm.Close()
-	admin := kadm.NewClient(adm)
-	topicN := 0
-	newTopic := func() (string, error) {
-		topicN++
-		name := fmt.Sprintf("bench-%d-%d", time.Now().Unix(), topicN)
-		rf := int16(min(brokers, 3))
-		if _, err := admin.CreateTopic(ctx, int32(partitions), rf, nil, name); err != nil {
-			return "", fmt.Errorf("unable to create topic %q: %w", name, err)
-		}
-		return name, nil
-	}
-	kbenchRun := func(n int64) (sample, error) {
-		topic, err := newTopic()
-		if err != nil {
-			return sample{}, err
-		}
-		args := append([]string{"produce", "--topic", topic, "--timestamp-header=false"}, common(n)...)
-		args = append(append(args, "--producer-props"), props...)
-		return measure(exec.CommandContext(ctx, kbenchBin, args...))
-	}
-	kafkaRun := func(n int64) (sample, error) {
-		topic, err := newTopic()
-		if err != nil {
-			return sample{}, err
-		}
-		args := append([]string{"--topic", topic}, common(n)...)
-		args = append(append(args, "--producer-props"), props...)
-		return measure(kafka.Command(ctx, "org.apache.kafka.tools.ProducerPerformance", args...))
-	}
+	b := &bench{o: o, ctx: ctx, kafka: kafka, c: c, admin: kadm.NewClient(adm)}
 
-	fmt.Printf("warming the brokers with %d records (each tool, unmeasured)\n", warmup)
-	for _, f := range []func(int64) (sample, error){kbenchRun, kafkaRun} {
-		if _, err := f(warmup); err != nil {
+	fmt.Printf("warming the brokers with %d records (each tool, unmeasured)\n", o.warmup)
+	warm := []string{"acks=1", "batch.size=16384", "linger.ms=0"}
+	for _, tool := range []string{"kbench", "kafka"} {
+		if _, err := b.run(tool, o.warmup, -1, warm); err != nil {
 			return err
 		}
 	}
-	fmt.Printf("%d records of 1024 bytes, acks=1, batch.size=16384, linger.ms=0, unthrottled, %d partitions, %d broker(s)\n",
-		records, partitions, brokers)
+	if !o.latencyOnly {
+		if err := b.throughput(); err != nil {
+			return err
+		}
+	}
+	return b.latency()
+}
+
+// newTopic creates a fresh topic, replicated on up to 3 brokers.
+func (b *bench) newTopic() (string, error) {
+	b.topicN++
+	name := fmt.Sprintf("bench-%d-%d", time.Now().Unix(), b.topicN)
+	rf := int16(min(b.o.brokers, 3))
+	if _, err := b.admin.CreateTopic(b.ctx, int32(b.o.partitions), rf, nil, name); err != nil {
+		return "", fmt.Errorf("unable to create topic %q: %w", name, err)
+	}
+	return name, nil
+}
+
+// run runs tool ("kbench" or "kafka") on a fresh topic: n records of 1 KiB at rate (-1:
+// unthrottled) with props.
+func (b *bench) run(tool string, n int64, rate int, props []string) (sample, error) {
+	return b.runAs(tool, n, rate, props, false)
+}
+
+// runAs is run; with sendTime, kbench's p50 and p99 are its send-time latency (--json, in
+// microseconds), which starts where Kafka's tool starts its clock: when the record is handed
+// to the client. Its printed lines measure from the due time, which adds the pacer's lateness.
+func (b *bench) runAs(tool string, n int64, rate int, props []string, sendTime bool) (sample, error) {
+	topic, err := b.newTopic()
+	if err != nil {
+		return sample{}, err
+	}
+	args := []string{"--topic", topic, "--num-records", strconv.FormatInt(n, 10), "--record-size", "1024",
+		"--throughput", strconv.Itoa(rate), "--producer-props", "bootstrap.servers=" + b.c.Bootstrap()}
+	args = append(args, props...)
+	if tool == "kafka" {
+		return measure(b.kafka.Command(b.ctx, "org.apache.kafka.tools.ProducerPerformance", args...))
+	}
+	// Nothing else in kbench's process: no broker sampling, no timestamp header.
+	args = append([]string{"produce", "--timestamp-header=false", "--broker-metrics=false"}, args...)
+	if sendTime {
+		return measureJSON(exec.CommandContext(b.ctx, b.o.kbench, append(args, "--json")...))
+	}
+	return measure(exec.CommandContext(b.ctx, b.o.kbench, args...))
+}
+
+// pair runs both tools, kbench first in even pairs and Kafka's tool first in odd ones.
+func (b *bench) pair(i int, f func(tool string) (sample, error)) (kb, kf sample, err error) {
+	tools := []string{"kbench", "kafka"}
+	if i%2 == 1 {
+		tools = []string{"kafka", "kbench"}
+	}
+	got := map[string]sample{}
+	for _, t := range tools {
+		if got[t], err = f(t); err != nil {
+			return kb, kf, err
+		}
+	}
+	return got["kbench"], got["kafka"], nil
+}
+
+// startup is the median CPU of three one-record runs of tool: what starting costs it.
+func (b *bench) startup(tool string) (time.Duration, error) {
+	var cpu []float64
+	for range 3 {
+		s, err := b.run(tool, 1, -1, []string{"acks=1"})
+		if err != nil {
+			return 0, err
+		}
+		cpu = append(cpu, s.cpu.Seconds())
+	}
+	return time.Duration(median(cpu) * float64(time.Second)), nil
+}
+
+func (b *bench) throughput() error {
+	kbStart, err := b.startup("kbench")
+	if err != nil {
+		return err
+	}
+	kfStart, err := b.startup("kafka")
+	if err != nil {
+		return err
+	}
+	o := b.o
+	props := []string{"acks=1", "batch.size=16384", "linger.ms=0"}
+	fmt.Printf("\nthroughput: %d records of 1024 bytes, acks=1, batch.size=16384, linger.ms=0, unthrottled, %d partitions, %d broker(s)\n",
+		o.records, o.partitions, o.brokers)
+	fmt.Printf("records/s: each tool's own window lines after the first (its steady state, start-up left out)\n")
+	fmt.Printf("CPU: the process's user+system less a one-record run's (start-up: kbench %.2f s, Kafka's tool %.2f s, medians of 3)\n",
+		kbStart.Seconds(), kfStart.Seconds())
 	fmt.Printf("%-5s %14s %14s %8s %18s %18s %8s\n", "pair", "kbench rec/s", "kafka rec/s", "ratio", "kbench CPU-s/1e6", "kafka CPU-s/1e6", "ratio")
 	var rateRatios, cpuRatios []float64
-	for i := 0; i < pairs; i++ {
-		// Alternate the order so that drift in the brokers favours neither tool.
-		first, second := kbenchRun, kafkaRun
-		if i%2 == 1 {
-			first, second = kafkaRun, kbenchRun
-		}
-		a, err := first(records)
+	for i := range o.pairs {
+		kb, kf, err := b.pair(i, func(tool string) (sample, error) { return b.run(tool, o.records, -1, props) })
 		if err != nil {
 			return err
 		}
-		b, err := second(records)
-		if err != nil {
-			return err
-		}
-		kb, kf := a, b
-		if i%2 == 1 {
-			kb, kf = b, a
-		}
-		rr, cr := kb.rate/kf.rate, kb.cpuPerMillion()/kf.cpuPerMillion()
+		kbRate, kfRate := steadyOrTotal(kb), steadyOrTotal(kf)
+		kbCPU, kfCPU := kb.cpuPerMillion(kbStart), kf.cpuPerMillion(kfStart)
+		rr, cr := kbRate/kfRate, kbCPU/kfCPU
 		rateRatios, cpuRatios = append(rateRatios, rr), append(cpuRatios, cr)
-		fmt.Printf("%-5d %14.0f %14.0f %8.2f %18.2f %18.2f %8.2f\n", i+1, kb.rate, kf.rate, rr, kb.cpuPerMillion(), kf.cpuPerMillion(), cr)
+		fmt.Printf("%-5d %14.0f %14.0f %8.2f %18.2f %18.2f %8.2f\n", i+1, kbRate, kfRate, rr, kbCPU, kfCPU, cr)
 	}
 	fmt.Printf("median records/s ratio (kbench/kafka): %.2f (target >= 1.0)\n", median(rateRatios))
 	fmt.Printf("median client CPU per record ratio (kbench/kafka): %.2f (target <= 0.5)\n", median(cpuRatios))
 	return nil
 }
 
-// measure runs one tool to completion and reads its summary line and CPU.
-func measure(cmd *exec.Cmd) (sample, error) {
-	var errBuf strings.Builder
-	cmd.Stderr = &errBuf
-	out, err := cmd.Output()
-	if err != nil {
-		return sample{}, fmt.Errorf("%s failed: %w: %s", cmd.Path, err, errBuf.String())
+// steadyOrTotal is the steady-state rate, or the summary's when the run printed fewer than
+// two windows (then it says so).
+func steadyOrTotal(s sample) float64 {
+	if r := s.steadyRate(); r > 0 {
+		return r
 	}
-	for _, l := range strings.Split(string(out), "\n") {
-		m := totalLine.FindStringSubmatch(l)
-		if m == nil || strings.Contains(l, "steady state") {
-			continue
+	fmt.Printf("(a run shorter than two 5 s windows: its summary rate, start-up included)\n")
+	return s.rate
+}
+
+func (b *bench) latency() error {
+	o := b.o
+	props := []string{"acks=all", "linger.ms=0"}
+	fmt.Printf("\nlatency: %d records of 1024 bytes at %d records/s, acks=all, linger.ms=0, %d partitions, %d broker(s), replicas %d\n",
+		o.latRecords, o.latRate, o.partitions, o.brokers, min(o.brokers, 3))
+	fmt.Printf("client p50/p99 from the send: kbench's send-time latency (--json, microseconds); Kafka's tool as it prints them (whole ms, truncated; JVM warm-up included)\n")
+	fmt.Printf("broker Produce: the slowest broker's RequestMetrics TotalTimeMs over the same run (mean exact; p50/p99 Kafka's decaying reservoir)\n")
+	fmt.Printf("%-5s %-7s %10s %9s %9s %12s %12s %12s\n", "pair", "tool", "rec/s", "p50 ms", "p99 ms", "broker mean", "broker p50", "broker p99")
+	for i := range o.pairs {
+		times := map[string]brokerTime{}
+		kb, kf, err := b.pair(i, func(tool string) (sample, error) {
+			stop, err := sampleBrokers(b.ctx, b.c)
+			if err != nil {
+				return sample{}, err
+			}
+			s, err := b.runAs(tool, o.latRecords, o.latRate, props, true)
+			times[tool] = stop()
+			return s, err
+		})
+		if err != nil {
+			return err
 		}
-		n, _ := strconv.ParseInt(m[1], 10, 64)
-		r, _ := strconv.ParseFloat(m[2], 64)
-		if n == 0 {
-			continue
+		for _, r := range []struct {
+			tool string
+			s    sample
+		}{{"kbench", kb}, {"kafka", kf}} {
+			bt := times[r.tool]
+			broker := fmt.Sprintf("%12s %12s %12s", "-", "-", "-")
+			if bt.ok {
+				broker = fmt.Sprintf("%12.2f %12.2f %12.2f", bt.meanMs, bt.p50Ms, bt.p99Ms)
+			}
+			fmt.Printf("%-5d %-7s %10.0f %9.2f %9.2f %s\n", i+1, r.tool, r.s.rate, r.s.p50, r.s.p99, broker)
 		}
-		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-		if !strings.Contains(l, "max latency,") {
-			continue // a window line
-		}
-		return sample{records: n, rate: r, cpu: cpu, line: l}, nil
 	}
-	return sample{}, errors.New("no summary line in the output of " + cmd.Path)
+	return nil
 }
 
 func median(v []float64) float64 {

@@ -12,7 +12,7 @@ import (
 
 // testdata/handrun is a run directory written by hand, so that every number of its report
 // can be worked out here on paper. An external 3-broker cluster; brokers 1 and 2 have
-// metrics, broker 3 none; host: 4 cores; every repeat measures 10 s of 1024-byte records.
+// metrics, broker 3 none (run.json's broker_metrics says so); host: 4 cores; every repeat measures 10 s of 1024-byte records.
 //
 //	paced    throttle 1,000/s, kept          acked 9,990 / 10,000 / 10,010, send p50 5 ms
 //	behind   throttle 10,000/s, not reached  acked 80,000 / 78,000 / 82,000, send p50 20 ms
@@ -132,7 +132,7 @@ var handRecords = [][]string{
 // handNotes are the notes at the top of the report.
 var handNotes = []string{
 	"No broker metrics for broker 3 (metrics for 2 of 3 brokers): pass --metrics-url for every broker. " +
-		"Its columns show \"-\", and broker figures cover the others only.",
+		"Broker columns show \"-\" for a broker without metrics, and broker figures cover the measured brokers only.",
 	"The throttle was not reached in behind (sent at 80.2% of 10,000 records/s): due-time latency there counts records waiting " +
 		"for a slot the producer could not keep, so it grows with the length of the run and measures the backlog, not the cluster. " +
 		"Read the send-time p99 beside it.",
@@ -289,14 +289,14 @@ func TestHandRunCSV(t *testing.T) {
 func TestHandRunNoBrokerMetrics(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		ids  []int
+		bm   *results.BrokerMetrics
 	}{
-		{"broker ids recorded", []int{1, 2, 3}},
-		{"older run without broker ids", nil},
+		{"as run.json records it", &results.BrokerMetrics{Sampled: []int{}, Missing: []int{1, 2, 3}}},
+		{"older run that does not say", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rd := readHandRun(t)
-			rd.Run.Environment.BrokerIDs = tc.ids
+			rd.Run.Environment.BrokerMetrics = tc.bm
 			for id, reps := range rd.Repeats {
 				for i := range reps {
 					reps[i].BrokerSummary = slices.DeleteFunc(reps[i].BrokerSummary, func(b results.BrokerSummary) bool {
@@ -349,6 +349,19 @@ func TestHandRunNoBrokerMetrics(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHandRunUnreadBrokerMetrics: brokers that had a metrics URL but gave nothing are told
+// apart from brokers without one.
+func TestHandRunUnreadBrokerMetrics(t *testing.T) {
+	rd := readHandRun(t)
+	rd.Run.Environment.BrokerMetrics = &results.BrokerMetrics{Sampled: []int{1, 2, 3}}
+	m, _ := buildHand(t, rd)
+	want := "The metrics source of broker 3 gave nothing in any repeat: check its --metrics-url. " +
+		"Broker columns show \"-\" for a broker without metrics, and broker figures cover the measured brokers only."
+	if m.Warnings[0] != want {
+		t.Errorf("note %q, want %q", m.Warnings[0], want)
 	}
 }
 

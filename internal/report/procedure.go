@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kbench/kbench/internal/results"
@@ -191,18 +193,40 @@ func warnings(rd *results.RunDir, m *Model, spreadLimit float64) []string {
 func brokerNote(rd *results.RunDir, m *Model) string {
 	measured := len(m.BrokerIDs) - len(m.MissingBrokers)
 	total := max(len(m.BrokerIDs), rd.Run.Environment.Brokers)
-	switch {
-	case len(rd.Repeats) == 0 || measured == total:
+	if len(rd.Repeats) == 0 || measured == total {
 		return ""
-	case measured == 0:
+	}
+	// A missing broker either had no source (no --metrics-url, no local process) or had one
+	// that gave nothing the whole run.
+	var unsourced, unread []string
+	bm := rd.Run.Environment.BrokerMetrics
+	for _, id := range m.MissingBrokers {
+		if bm != nil && slices.ContainsFunc(bm.Sampled, func(n int) bool { return strconv.Itoa(n) == id }) {
+			unread = append(unread, id)
+		} else {
+			unsourced = append(unsourced, id)
+		}
+	}
+	if measured == 0 && len(unread) == 0 {
 		return "No broker metrics: pass --metrics-url (one per broker) to add them. " +
 			"Broker columns show \"-\", and the limit analysis cannot tell whether the brokers limited a scenario."
-	case len(m.MissingBrokers) > 0:
-		return fmt.Sprintf("No broker metrics for %s (metrics for %d of %d brokers): pass --metrics-url for every broker. "+
-			"Its columns show \"-\", and broker figures cover the others only.", brokerList(m.MissingBrokers), measured, total)
 	}
-	return fmt.Sprintf("Broker metrics for %d of %d brokers only: pass --metrics-url for every broker. "+
-		"Broker figures cover the measured brokers only.", measured, total)
+	var parts []string
+	switch {
+	case len(unsourced) > 0:
+		parts = append(parts, fmt.Sprintf("No broker metrics for %s (metrics for %d of %d brokers): pass --metrics-url for every broker.",
+			brokerList(unsourced), measured, total))
+	case len(unread) == 0:
+		// An older run directory that does not name its brokers: only the count is known.
+		parts = append(parts, fmt.Sprintf("Broker metrics for %d of %d brokers only: pass --metrics-url for every broker.", measured, total))
+	}
+	if len(unread) > 0 {
+		parts = append(parts, fmt.Sprintf("The metrics source of %s gave nothing in any repeat: check its --metrics-url.", brokerList(unread)))
+	}
+	if measured == 0 {
+		return strings.Join(append(parts, "Broker columns show \"-\", and the limit analysis cannot tell whether the brokers limited a scenario."), " ")
+	}
+	return strings.Join(append(parts, "Broker columns show \"-\" for a broker without metrics, and broker figures cover the measured brokers only."), " ")
 }
 
 // brokerList names brokers in words: "broker 3", "brokers 2 and 3", "brokers 1, 2 and 3".

@@ -91,7 +91,8 @@ func addRecords(sum *RecordCount, r *results.Records) *RecordCount {
 
 // brokerColumns returns the brokers the tables show, in order, and those of them with no
 // metrics in any repeat. The series name a broker only when it was sampled, so run.json's
-// broker ids (when recorded) name the others; a broker with rows but no field is missing too.
+// broker_metrics (when recorded) names the others; a broker sampled without a single field is
+// missing too.
 func brokerColumns(rd *results.RunDir) (ids, missing []string) {
 	measured := map[string]bool{}
 	var seen []string
@@ -106,8 +107,10 @@ func brokerColumns(rd *results.RunDir) (ids, missing []string) {
 			}
 		}
 	}
-	for _, id := range rd.Run.Environment.BrokerIDs {
-		ids = append(ids, strconv.Itoa(id))
+	if bm := rd.Run.Environment.BrokerMetrics; bm != nil {
+		for _, id := range slices.Sorted(slices.Values(append(slices.Clone(bm.Sampled), bm.Missing...))) {
+			ids = append(ids, strconv.Itoa(id))
+		}
 	}
 	for _, b := range seen {
 		if !slices.Contains(ids, b) {

@@ -17,9 +17,6 @@ type Environment struct {
 	GoVersion     string      `json:"go_version,omitempty"`
 	Cluster       ClusterKind `json:"cluster"`
 	Brokers       int         `json:"brokers"`
-	// BrokerIDs are the brokers as the series label them (node ids), so a reader can name a
-	// broker whose metrics are missing; empty in run directories written before it existed.
-	BrokerIDs []int `json:"broker_ids,omitempty"`
 	// Bootstrap is the address the clients used (no credentials).
 	Bootstrap string `json:"bootstrap,omitempty"`
 	// Security is the client's security.protocol (PLAINTEXT, SASL_SSL, ...).

@@ -337,9 +337,6 @@ func (t *target) environment(version string) results.Environment {
 		Security: t.props["security.protocol"], BrokerConfig: t.brokerConfig, BrokerMetrics: t.brokerMetrics(),
 		ClientPlacement: "same host as the brokers (loopback); clients and brokers share the CPUs",
 	}
-	for _, b := range t.brokers {
-		env.BrokerIDs = append(env.BrokerIDs, b.ID)
-	}
 	if env.Security == "" {
 		env.Security = "PLAINTEXT"
 	}

@@ -45,7 +45,7 @@ func TestBadInput(t *testing.T) {
 		{"produce: negative records", produce("--num-records", "-1"), "--num-records -1: must be at least 0"},
 		{"produce: zero record size", produce("--record-size", "0"), "--record-size 0: must be at least 1"},
 		{"produce: negative record size", produce("--record-size", "-5"), "--record-size -5"},
-		{"produce: record above max.request.size", produce("--record-size", "2000000"), "max.request.size (1048576"},
+		{"produce: record above max.request.size", produce("--record-size", "2000000"), "record size 2000000 bytes does not fit max.request.size=1048576"},
 		{"produce: zero throughput", produce("--throughput", "0"), "--throughput 0: must be -1 (no limit)"},
 		{"produce: throughput -2", produce("--throughput", "-2"), "--throughput -2"},
 		{"produce: throughput NaN", produce("--throughput", "NaN"), "--throughput NaN"},

@@ -91,6 +91,10 @@ Examples:
 			if cmd.Flags().Changed("socket-buffer-size") {
 				props["receive.buffer.bytes"] = strconv.Itoa(socketBuffer)
 			}
+			// Bad properties are refused before a cluster is contacted.
+			if _, err := load.ParseProperties(load.RoleConsumer, props); err != nil {
+				return err
+			}
 			cfg.Properties = props
 			if threads > 0 && !cmd.Flags().Changed("consumers") {
 				cfg.Consumers = threads

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/kbench/kbench/internal/load"
 )
 
 // flagChecks reads flag values by name, so a verb's check is one call whatever its local
@@ -125,22 +127,12 @@ func checkProduceFlags(fs *pflag.FlagSet) error {
 	return c.err
 }
 
-// checkRecordSize refuses a record that the producer would reject whole: a value larger
-// than max.request.size (the Java producer's RecordTooLargeException), before any buffer of
-// that size is allocated.
+// checkRecordSize refuses what the producer would reject whole, before any buffer of that
+// size is allocated or a cluster contacted: invalid properties, and a record larger than
+// max.request.size or buffer.memory (the Java producer's RecordTooLargeException). The rule
+// is the load engine's own.
 func checkRecordSize(size int, props map[string]string) error {
-	limit, given := int64(1048576), props["max.request.size"] // the Java client's default
-	if given != "" {
-		v, err := strconv.ParseInt(given, 10, 32)
-		if err != nil {
-			return nil // the property parser names a bad value
-		}
-		limit = v
-	}
-	if int64(size) > limit {
-		return fmt.Errorf("--record-size %d: must be at most max.request.size (%d bytes): the producer would reject every record; raise max.request.size or lower --record-size", size, limit)
-	}
-	return nil
+	return load.CheckProducerProperties(props, size, size)
 }
 
 // checkSecurityTarget refuses security settings with no bootstrap server to apply them to:

@@ -139,10 +139,10 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := checkRecordSize(cfg.RecordSize, props); err != nil {
+			if err := checkSecurityTarget(cfg.Bootstrap, props, "producer.config"); err != nil {
 				return err
 			}
-			if err := checkSecurityTarget(cfg.Bootstrap, props, "producer.config"); err != nil {
+			if err := checkRecordSize(cfg.RecordSize, props); err != nil {
 				return err
 			}
 			cfg.Properties = props

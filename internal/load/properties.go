@@ -337,3 +337,17 @@ func clientSettings(role Role, props map[string]string, bootstrap string) (*Clie
 	}
 	return settings, seeds, nil
 }
+
+// CheckProducerProperties checks producer properties as Produce will, and, when the record
+// value sizes are known (largest > 0), that such records can be sent with them: nothing is
+// connected or allocated, so a caller can refuse bad input before anything starts.
+func CheckProducerProperties(props map[string]string, smallest, largest int) error {
+	s, err := ParseProperties(RoleProducer, props)
+	if err != nil || largest <= 0 {
+		return err
+	}
+	if err := settings.CheckRecords(s.resolved, int64(smallest), int64(largest)); err != nil {
+		return fmt.Errorf("invalid producer configuration: %w", err)
+	}
+	return nil
+}

@@ -18,5 +18,7 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
 		os.Exit(m.Run()) // benchmarks only (make bench): no test needs the cluster
 	}
-	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3}, &testCluster))
+	// SASL and TLS listeners too, for the connection checks (preflight_test.go); the
+	// other tests use the plain listener, testCluster.Bootstrap().
+	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, SASL: "scram-sha-512", TLS: true}, &testCluster))
 }

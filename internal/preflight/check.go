@@ -52,7 +52,8 @@ func (c *checker) explain(ctx context.Context, err error, doing string) error {
 	if addr == "" {
 		addr = c.boot
 	}
-	probe := netProber{ctx: context.WithoutCancel(ctx)}
+	// The probes run after the requests' deadline, on their own budget.
+	probe := &onceProber{p: netProber{ctx: context.WithoutCancel(ctx)}}
 	if e := classify(err, addr, c.sec, probe); e != nil {
 		return e
 	}
@@ -61,9 +62,9 @@ func (c *checker) explain(ctx context.Context, err error, doing string) error {
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		if connErr != nil {
-			return fail(Other, "no answer from the cluster at %s within %s while %s: last error: %v", addr, Timeout, doing, connErr)
+			return fail(Other, "no answer from the cluster at %s in time while %s: last error: %v", addr, doing, connErr)
 		}
-		return fail(Other, "no answer from the cluster at %s within %s while %s", addr, Timeout, doing)
+		return fail(Other, "no answer from the cluster at %s in time while %s", addr, doing)
 	}
 	return describeErr(fmt.Errorf("%s: %w", doing, err), addr)
 }

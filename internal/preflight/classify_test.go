@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 )
@@ -151,5 +152,41 @@ func TestDialAll(t *testing.T) {
 	_, err = dialAll(context.Background(), []string{dead, "no-port"}, "bootstrap server", &Result{})
 	if KindOf(err) != Unreachable || !strings.Contains(err.Error(), dead+": connection refused") || !strings.Contains(err.Error(), "no-port: not a host:port") {
 		t.Errorf("all dead: %v", err)
+	}
+}
+
+// TestCheckSilentPort points the check at a port that accepts connections and never
+// answers: the check must give up by itself, with a line naming the address.
+func TestCheckSilentPort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the check's own deadline")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, silent, until the listener closes
+		}
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Check(context.Background(), ln.Addr().String(), nil, Need{Produce: []string{"t"}})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), ln.Addr().String()) {
+			t.Fatalf("Check = %v, want an error naming %s", err, ln.Addr())
+		}
+		t.Log(err)
+	case <-time.After(3 * Timeout): // a guard, not a measurement
+		t.Fatal("the check did not give up")
 	}
 }

@@ -101,7 +101,9 @@ func Check(ctx context.Context, bootstrap string, props map[string]string, need 
 	if bootstrap == "" {
 		bootstrap = props["bootstrap.servers"]
 	}
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	// The requests get what the diagnosis probes (one TLS, one plaintext, probeTimeout
+	// each) may still need after them, so the whole check ends within Timeout.
+	ctx, cancel := context.WithTimeout(ctx, Timeout-2*probeTimeout)
 	defer cancel()
 	sec, opts, err := parseSecurity(props)
 	if err != nil {

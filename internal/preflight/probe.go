@@ -73,3 +73,29 @@ func apiVersionsRequest(corr int32) []byte {
 	msg = req.AppendTo(msg)
 	return append(binary.BigEndian.AppendUint32(nil, uint32(len(msg))), msg...)
 }
+
+// onceProber asks each question once: a diagnosis may consider two errors of one address.
+type onceProber struct {
+	p          prober
+	tls, plain map[string]bool
+}
+
+func (o *onceProber) speaksTLS(addr string) bool {
+	return once(&o.tls, addr, o.p.speaksTLS)
+}
+
+func (o *onceProber) speaksPlainKafka(addr string) bool {
+	return once(&o.plain, addr, o.p.speaksPlainKafka)
+}
+
+func once(cache *map[string]bool, addr string, ask func(string) bool) bool {
+	if *cache == nil {
+		*cache = map[string]bool{}
+	}
+	v, ok := (*cache)[addr]
+	if !ok {
+		v = ask(addr)
+		(*cache)[addr] = v
+	}
+	return v
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // checker runs the steps of one Check on one client.
@@ -60,13 +61,35 @@ func (c *checker) explain(ctx context.Context, err error, doing string) error {
 	if e := classify(connErr, addr, c.sec, probe); e != nil {
 		return e
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
+		last := ""
 		if connErr != nil {
-			return fail(Other, "no answer from the cluster at %s in time while %s: last error: %v", addr, doing, connErr)
+			last = fmt.Sprintf(" (last error: %v)", connErr)
 		}
-		return fail(Other, "no answer from the cluster at %s in time while %s", addr, doing)
+		return fail(Other, "%s accepted the connection but did not answer while %s: not a Kafka listener, or an overloaded broker?%s", addr, doing, last)
 	}
 	return describeErr(fmt.Errorf("%s: %w", doing, err), addr)
+}
+
+// request issues req and returns when it is answered or ctx ends, whichever comes first:
+// the client's own timeouts (an ApiVersions on connect, retries) can outlast the check's
+// budget. Check closes the client, which ends a request left behind.
+func (c *checker) request(ctx context.Context, req kmsg.Request) (kmsg.Response, error) {
+	type answer struct {
+		resp kmsg.Response
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := c.cl.Request(ctx, req)
+		done <- answer{resp, err}
+	}()
+	select {
+	case a := <-done:
+		return a.resp, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // checkBrokers dials every broker at the address it advertises: the clients connect there

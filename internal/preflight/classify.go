@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"io"
+	"net"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -33,8 +34,12 @@ func classify(err error, addr string, sec security, p prober) *Error {
 	if e := classifyMismatch(err, addr, sec, p); e != nil {
 		return e
 	}
-	if netErr := netCause(err); netErr != err {
-		return fail(Unreachable, "cannot reach %s: %v", addr, netErr)
+	// Only a failed dial means the address cannot be reached; a timeout on an open
+	// connection is a broker that does not answer (see checker.explain).
+	var op *net.OpError
+	var dnsErr *net.DNSError
+	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dnsErr) {
+		return fail(Unreachable, "cannot reach %s: %v", addr, netCause(err))
 	}
 	return nil
 }

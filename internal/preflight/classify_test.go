@@ -49,7 +49,9 @@ func TestClassify(t *testing.T) {
 		{"SASL plaintext client, SASL_SSL port", io.EOF, scram, fakeProber{tls: true}, TLSFailed, []string{"security.protocol=SASL_SSL"}},
 		{"sasl client, hung up", io.EOF, scram, fakeProber{}, AuthFailed, []string{"user alice", "wrong password"}},
 		{"refused", &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, plain, fakeProber{}, Unreachable, []string{"b:9093", "connection refused"}},
-		{"timeout", context.DeadlineExceeded, plain, fakeProber{}, Unreachable, []string{"no answer"}},
+		{"dial timeout", &net.OpError{Op: "dial", Err: context.DeadlineExceeded}, plain, fakeProber{}, Unreachable, []string{"b:9093", "no answer within"}},
+		{"DNS", &net.DNSError{Name: "kafka-9", IsNotFound: true}, plain, fakeProber{}, Unreachable, []string{"unknown host kafka-9"}},
+		{"request timeout", context.DeadlineExceeded, plain, fakeProber{}, 0, nil},
 		{"unrecognised", kerr.NotController, plain, fakeProber{}, 0, nil},
 	}
 	for _, tt := range tests {

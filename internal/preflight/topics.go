@@ -45,10 +45,11 @@ func (c *checker) metadata(ctx context.Context) (*metadata, error) {
 	}
 	req.AllowAutoTopicCreation = false // a check must not create the topic it checks
 	req.IncludeTopicAuthorizedOperations = true
-	resp, err := req.RequestWith(ctx, c.cl)
+	kresp, err := c.request(ctx, req)
 	if err != nil {
 		return nil, c.explain(ctx, err, "asking for metadata")
 	}
+	resp := kresp.(*kmsg.MetadataResponse)
 	if resp.ClusterID != nil {
 		c.res.ClusterID = *resp.ClusterID
 	}
@@ -162,10 +163,11 @@ func (c *checker) validateCreate(ctx context.Context, topic string) error {
 	rt.Topic = topic
 	rt.NumPartitions, rt.ReplicationFactor = -1, -1 // the brokers' defaults
 	req.Topics = append(req.Topics, rt)
-	resp, err := req.RequestWith(ctx, c.cl)
+	kresp, err := c.request(ctx, req)
 	if err != nil {
 		return c.explain(ctx, err, "checking that topic "+topic+" may be created")
 	}
+	resp := kresp.(*kmsg.CreateTopicsResponse)
 	for _, t := range resp.Topics {
 		e, ok := kerr.ErrorForCode(t.ErrorCode).(*kerr.Error)
 		if !ok || e.Code == kerr.TopicAlreadyExists.Code {
@@ -195,10 +197,11 @@ func (c *checker) autoCreate(ctx context.Context, m *metadata) (auto, partitions
 	r.ResourceName = strconv.Itoa(int(m.brokers[0].id))
 	r.ConfigNames = []string{"auto.create.topics.enable", "num.partitions"}
 	req.Resources = append(req.Resources, r)
-	resp, err := req.RequestWith(ctx, c.cl)
+	kresp, err := c.request(ctx, req)
 	if err != nil {
 		return "", ""
 	}
+	resp := kresp.(*kmsg.DescribeConfigsResponse)
 	for _, res := range resp.Resources {
 		if res.ErrorCode != 0 {
 			return "", ""
@@ -283,10 +286,11 @@ func (c *checker) describeGroup(ctx context.Context) (int32, error) {
 	req := kmsg.NewPtrDescribeGroupsRequest()
 	req.Groups = []string{c.need.Group}
 	req.IncludeAuthorizedOperations = true
-	resp, err := req.RequestWith(ctx, c.cl)
+	kresp, err := c.request(ctx, req)
 	if err != nil {
 		return 0, err
 	}
+	resp := kresp.(*kmsg.DescribeGroupsResponse)
 	if len(resp.Groups) == 0 {
 		return math.MinInt32, nil
 	}

@@ -71,9 +71,12 @@ scenarios:
 	if c := both.Summary.Consumer; c == nil || both.Workload.Kind != "produce+consume" {
 		t.Fatalf("produce+consume repeat: kind %q, consumer %+v", both.Workload.Kind, c)
 	}
-	// Every record acknowledged in the whole run (warm-up included) is read back.
+	// Every record acknowledged in the whole run (warm-up included) is read back, exactly.
 	if got, acked := both.Summary.Consumer.Records, both.Summary.RecordsAcked; got < acked {
 		t.Errorf("consumed %d records, fewer than the %d acknowledged in the measured window", got, acked)
+	}
+	if r := both.Summary.Records; r == nil || r.Consumed == nil || *r.Consumed != r.Acked || r.Unsent != 0 || r.Acked < both.Summary.RecordsAcked {
+		t.Errorf("record accounting %+v, want consumed == acked (>= the window's %d) and none unsent", r, both.Summary.RecordsAcked)
 	}
 	if both.Summary.EndToEnd == nil || both.Summary.EndToEnd.Count == 0 {
 		t.Errorf("no end-to-end latency: %+v", both.Summary.EndToEnd)

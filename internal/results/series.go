@@ -63,19 +63,49 @@ type BrokerSummary struct {
 	Fields map[string]Stats `json:"fields"`
 }
 
-// Summarize computes a BrokerSummary per broker from rows, in order of first appearance.
+// Summarize computes a BrokerSummary per broker from rows, in order of first appearance,
+// every row counting as one full sample.
 func Summarize(rows []SeriesRow) []BrokerSummary {
+	return summarize(rows, func(SeriesRow, float64) float64 { return 1 })
+}
+
+// SummarizeWindow is Summarize over the window [from, to) (seconds, as SeriesRow.T), each
+// row weighted in the mean by the share of the window it covers. A row covers the interval
+// that ends at its T and began at the broker's previous row (interval seconds before T for
+// the first one). The row after the window's end, kept so that the window's last moments
+// are measured, then counts only for those moments instead of a full, mostly idle, sample.
+// Max and P95 are over the rows that overlap the window at all.
+func SummarizeWindow(rows []SeriesRow, from, to, interval float64) []BrokerSummary {
+	return summarize(rows, func(r SeriesRow, prevT float64) float64 {
+		begin := r.T - interval
+		if !math.IsNaN(prevT) {
+			begin = prevT
+		}
+		return max(0, min(r.T, to)-max(begin, from))
+	})
+}
+
+// summarize groups rows by broker and field; weight gives a row's weight in the mean from
+// the row and the T of its broker's previous row (NaN for the first).
+func summarize(rows []SeriesRow, weight func(r SeriesRow, prevT float64) float64) []BrokerSummary {
 	var order []string
-	values := map[string]map[string][]float64{}
+	values := map[string]map[string][]weighted{}
+	prevT := map[string]float64{}
 	for _, r := range rows {
 		m, ok := values[r.Broker]
 		if !ok {
-			m = map[string][]float64{}
+			m = map[string][]weighted{}
 			values[r.Broker] = m
 			order = append(order, r.Broker)
+			prevT[r.Broker] = math.NaN()
+		}
+		w := weight(r, prevT[r.Broker])
+		prevT[r.Broker] = r.T
+		if w <= 0 {
+			continue
 		}
 		for k, v := range r.Fields {
-			m[k] = append(m[k], v)
+			m[k] = append(m[k], weighted{v, w})
 		}
 	}
 	out := make([]BrokerSummary, 0, len(order))
@@ -89,17 +119,22 @@ func Summarize(rows []SeriesRow) []BrokerSummary {
 	return out
 }
 
-func statsOf(vs []float64) Stats {
+// weighted is a value and its weight in a mean.
+type weighted struct{ v, w float64 }
+
+func statsOf(vs []weighted) Stats {
 	if len(vs) == 0 {
 		return Stats{}
 	}
-	sorted := append([]float64(nil), vs...)
-	sort.Float64s(sorted)
-	var sum float64
-	for _, v := range sorted {
-		sum += v
+	sorted := make([]float64, len(vs))
+	var sum, weights float64
+	for i, x := range vs {
+		sorted[i] = x.v
+		sum += x.v * x.w
+		weights += x.w
 	}
+	sort.Float64s(sorted)
 	// Nearest-rank percentile: the smallest value with at least 95% of values at or below.
 	rank := int(math.Ceil(0.95*float64(len(sorted)))) - 1
-	return Stats{Mean: sum / float64(len(sorted)), Max: sorted[len(sorted)-1], P95: sorted[rank]}
+	return Stats{Mean: sum / weights, Max: sorted[len(sorted)-1], P95: sorted[rank]}
 }

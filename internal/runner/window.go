@@ -204,7 +204,9 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	}
 	rep.Client = w.clientRows(consumed)
 	rep.Brokers = seriesRows(m.series, start, w.end)
-	rep.BrokerSummary = results.Summarize(rep.Brokers)
+	// Each row weighs by its overlap with the window: the row after the window's end covers
+	// its last moments only.
+	rep.BrokerSummary = results.SummarizeWindow(rep.Brokers, 0, w.end.Sub(start).Seconds(), sampleInterval.Seconds())
 	s.Records = m.records(filled)
 	rep.Validity = m.validity(filled)
 }

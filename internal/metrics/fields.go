@@ -69,6 +69,11 @@ const (
 	FieldHostLoad1             = "host_load1"
 	FieldHostLoad5             = "host_load5"
 	FieldHostLoad15            = "host_load15"
+	// When kbench runs in a cgroup with a CPU quota (a container's limit), the host's
+	// /proc/stat counts the whole machine; these count the cgroup against its quota.
+	FieldHostCgroupCPUCores   = "host_cgroup_cpu_cores"
+	FieldHostCgroupCPUBusyPct = "host_cgroup_cpu_busy_pct"
+	FieldHostCgroupCPUQuota   = "host_cgroup_cpu_quota_cores"
 )
 
 // FieldInfo documents one field of a Series row.
@@ -138,6 +143,9 @@ var Fields = []FieldInfo{
 	{FieldHostLoad1, "host", "", "proc", "1-minute load average."},
 	{FieldHostLoad5, "host", "", "proc", "5-minute load average."},
 	{FieldHostLoad15, "host", "", "proc", "15-minute load average."},
+	{FieldHostCgroupCPUCores, "host", "cores", "cgroup", "CPU used by kbench's cgroup (its container: kbench, and an embedded cluster's brokers) when it has a CPU quota."},
+	{FieldHostCgroupCPUBusyPct, "host", "%", "cgroup", "host_cgroup_cpu_cores as % of the cgroup's CPU quota: how busy the host is from the container's view."},
+	{FieldHostCgroupCPUQuota, "host", "cores", "cgroup", "The CPU quota of kbench's cgroup (cpu.max, or cpu.cfs_quota_us / cpu.cfs_period_us)."},
 }
 
 // FieldByName returns the documentation of the named field.

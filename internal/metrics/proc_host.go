@@ -284,7 +284,9 @@ type hostReading struct {
 	net  netTotals
 	mem  memInfo
 	load [3]float64
-	have map[string]bool
+	// cgroupCPU is the CPU seconds used by kbench's cgroup, read by the sampler.
+	cgroupCPU float64
+	have      map[string]bool
 }
 
 // readHost reads the host files from proc, an fs.FS rooted at /proc. It returns every part

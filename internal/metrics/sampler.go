@@ -49,6 +49,10 @@ type SamplerConfig struct {
 	// HTTPClient scrapes the metrics endpoints, overriding the default client, whose timeout
 	// is the Interval.
 	HTTPClient *http.Client
+	// Cgroup is the cgroup file system (os.DirFS("/sys/fs/cgroup")); with Proc it gives the
+	// host rows the CPU of kbench's own cgroup against its quota, when it has one. nil
+	// means no cgroup fields.
+	Cgroup fs.FS
 	// PageSize is the size in bytes of the pages /proc/<pid>/stat counts RSS in, overriding
 	// the default os.Getpagesize().
 	PageSize int
@@ -100,6 +104,8 @@ type Sampler struct {
 	brokers []*brokerState
 	host    *hostReading
 	hostAt  time.Time
+	// self is kbench's own cgroup when it has a CPU quota (Quota > 0).
+	self CgroupCPU
 
 	mu     sync.Mutex
 	series Series
@@ -131,6 +137,10 @@ func NewSampler(cfg SamplerConfig) (*Sampler, error) {
 		return nil, fmt.Errorf("invalid sampler configuration: %w", err)
 	}
 	s := &Sampler{cfg: cfg, clock: time.Now}
+	if cfg.Proc != nil && cfg.Cgroup != nil {
+		// Without a readable cgroup the host rows keep the machine's view only.
+		s.self, _ = ReadCgroupCPU(cfg.Proc, cfg.Cgroup, "self")
+	}
 	s.series = Series{Version: SeriesVersion, IntervalSeconds: cfg.Interval.Seconds()}
 	for _, b := range cfg.Brokers {
 		if !b.HasSource() {
@@ -351,6 +361,13 @@ func (s *Sampler) sampleHost(now time.Time) (*Row, error) {
 		return nil, nil
 	}
 	cur, err := readHost(s.cfg.Proc)
+	if s.self.Quota > 0 {
+		usage, uerr := ReadCgroupUsage(s.cfg.Proc, s.cfg.Cgroup, s.self.Version, s.self.QuotaPath)
+		if uerr == nil {
+			cur.cgroupCPU, cur.have["cgroup"] = usage, true
+		}
+		err = errors.Join(err, uerr)
+	}
 	at := s.clock()
 	if len(cur.have) == 0 {
 		return nil, err
@@ -361,7 +378,14 @@ func (s *Sampler) sampleHost(now time.Time) (*Row, error) {
 		return nil, err
 	}
 	row := newRow(now)
-	hostFields(*prev, cur, at.Sub(prevAt).Seconds(), row)
+	dt := at.Sub(prevAt).Seconds()
+	hostFields(*prev, cur, dt, row)
+	if dt > 0 && prev.have["cgroup"] && cur.have["cgroup"] && cur.cgroupCPU >= prev.cgroupCPU {
+		cores := (cur.cgroupCPU - prev.cgroupCPU) / dt
+		row.set(FieldHostCgroupCPUCores, cores)
+		row.set(FieldHostCgroupCPUBusyPct, cores/s.self.Quota*100)
+		row.set(FieldHostCgroupCPUQuota, s.self.Quota)
+	}
 	return &row, err
 }
 

@@ -48,7 +48,7 @@ func buildHand(t *testing.T, rd *results.RunDir) (*Model, string) {
 
 // handThroughput is section 4.1, worked out by hand.
 var handThroughput = [][]string{
-	{"Scenario", "target rec/s", "records/s", "MiB/s", "consumer MiB/s", "broker CPU %", "client CPU s/M rec", "spread", "valid"},
+	{"Scenario", "target rec/s", "records/s", "MiB/s", "consumer MiB/s", "broker CPU % of allotment", "client CPU s/M rec", "spread", "valid"},
 	// records/s median(999, 1000, 1001) = 1,000; MiB/s 1000/1024 = 0.9766 -> "0.977";
 	// broker 1 median(20, 22, 24) = 22, broker 2 median(30, 31, 35) = 31, broker 3 none;
 	// client CPU s/M median(100.1, 120, 109.89) = 109.89 -> "110"; spread (1001-999)/2/1000 = 0.1%.

@@ -365,7 +365,11 @@ func environmentRows(e results.Environment) []KV {
 	add("kbench version", e.KbenchVersion)
 	add("Go version", e.GoVersion)
 	add("Security", e.Security)
-	if e.BrokerCPUs > 0 {
+	switch {
+	case e.BrokerCPUBasis != "":
+		// The denominator of every broker CPU %, and how kbench found it.
+		add("Broker CPU allotment", e.BrokerCPUBasis)
+	case e.BrokerCPUs > 0:
 		add("Broker CPU allotment", fmt.Sprintf("%s cores per broker", num(e.BrokerCPUs)))
 	}
 	add("Client placement", e.ClientPlacement)

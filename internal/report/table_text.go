@@ -25,7 +25,7 @@ var throughputColumns = []column{
 	{head: "MiB/s", cell: func(r Row) string { return medianText(r.MiBPerSec) }},
 	{head: "consumer MiB/s", cell: func(r Row) string { return optText(r.ConsumerMiBPerSec) },
 		optional: func(r Row) bool { return r.ConsumerMiBPerSec != nil }},
-	{head: "broker CPU %", cell: brokerPctText},
+	{head: "broker CPU % of allotment", cell: brokerPctText},
 	{head: "client CPU s/M rec", cell: func(r Row) string { return medianText(r.ClientCPUPerM) }},
 	{head: "spread", cell: func(r Row) string { return spreadText(r.RecordsPerSec) }},
 	{head: "valid", cell: validText},

@@ -25,8 +25,13 @@ type Environment struct {
 	BrokerConfig map[string]string `json:"broker_config,omitempty"`
 	// BrokerMetrics says which brokers had a metrics source; nil in runs recorded before it.
 	BrokerMetrics *BrokerMetrics `json:"broker_metrics,omitempty"`
-	// BrokerCPUs is the CPU allotment of each broker in cores (0 when unlimited).
+	// BrokerCPUs is the CPU allotment of each broker in cores, which a broker's cpu_pct is
+	// relative to; 0 when unknown or when the brokers' allotments differ.
 	BrokerCPUs float64 `json:"broker_cpus,omitempty"`
+	// BrokerCPUBasis says how the allotment was found, in words: the broker's own cgroup
+	// CPU quota, a quota or the host's cores shared by the brokers on this host, or
+	// unknown (remote brokers seen through their metrics endpoints only).
+	BrokerCPUBasis string `json:"broker_cpu_basis,omitempty"`
 	// ClientPlacement says where the clients ran relative to the brokers, for example
 	// "same host as the brokers" or "same host, behind a 2 ms delay proxy (cross-AZ profile)".
 	ClientPlacement string `json:"client_placement"`

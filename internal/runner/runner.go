@@ -114,6 +114,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	out := &Outcome{Dir: dir}
 	run.Environment = target.environment(opts.Version)
 	run.Target = recordTarget(target, opts.MaxRate)
+	target.allot(&run.Environment)
 	if err := results.WriteRun(dir, run); err != nil {
 		return out, err
 	}

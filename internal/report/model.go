@@ -119,13 +119,17 @@ type Row struct {
 	// Brokers holds each broker's mean CPU over the window (median over repeats).
 	Brokers []BrokerCPU `json:"brokers,omitempty"`
 	// BrokerCores is the CPU of all brokers together, in cores.
-	BrokerCores   Stat            `json:"broker_cpu_cores"`
-	ClientCores   Stat            `json:"client_cpu_cores"`
-	ClientCPUPerM Stat            `json:"client_cpu_s_per_million"`
-	Limit         Limit           `json:"limit"`
-	Invalid       []InvalidRepeat `json:"invalid,omitempty"`
-	Unstable      bool            `json:"unstable,omitempty"`
-	Failed        int64           `json:"records_failed,omitempty"`
+	BrokerCores   Stat `json:"broker_cpu_cores"`
+	ClientCores   Stat `json:"client_cpu_cores"`
+	ClientCPUPerM Stat `json:"client_cpu_s_per_million"`
+	// ProducerCPUPerM and ConsumerCPUPerM split the client CPU of a produce+consume
+	// scenario by role, each per million of its own records (nil when not split).
+	ProducerCPUPerM *Stat           `json:"producer_cpu_s_per_million,omitempty"`
+	ConsumerCPUPerM *Stat           `json:"consumer_cpu_s_per_million,omitempty"`
+	Limit           Limit           `json:"limit"`
+	Invalid         []InvalidRepeat `json:"invalid,omitempty"`
+	Unstable        bool            `json:"unstable,omitempty"`
+	Failed          int64           `json:"records_failed,omitempty"`
 	// Records sums the record accounting of every repeat (valid or not) that wrote one.
 	Records        *RecordCount `json:"records,omitempty"`
 	paramMap       map[string]string

@@ -157,6 +157,10 @@ func metric(r results.Repeat, name string) (float64, bool) {
 		return s.ClientCPUSeconds / s.Elapsed, true
 	case "client_cpu_per_million":
 		return s.ClientCPUPerMillion, s.RecordsAcked > 0
+	case "producer_cpu_per_million":
+		return s.ProducerCPUPerMillion, s.ClientCPUSplit == results.SplitProfile
+	case "consumer_cpu_per_million":
+		return s.ConsumerCPUPerMillion, s.ClientCPUSplit == results.SplitProfile
 	}
 	if id, ok := strings.CutPrefix(name, "broker_cpu_pct_b"); ok {
 		return brokerField(r, id, results.FieldCPUPct)
@@ -239,6 +243,9 @@ func fill(row *Row, valid []results.Repeat, brokers []string) {
 	row.BrokerCores = statOfMetric(valid, "broker_cpu")
 	row.ClientCores = statOfMetric(valid, "client_cpu")
 	row.ClientCPUPerM = statOfMetric(valid, "client_cpu_per_million")
+	if p, c := statOfMetric(valid, "producer_cpu_per_million"), statOfMetric(valid, "consumer_cpu_per_million"); p.N > 0 && c.N > 0 {
+		row.ProducerCPUPerM, row.ConsumerCPUPerM = &p, &c
+	}
 	// optional is the stat of f over the repeats that measured it, nil when none did.
 	optional := func(f func(results.Repeat) (float64, bool)) *Stat {
 		var vs []float64

@@ -26,7 +26,7 @@ var throughputColumns = []column{
 	{head: "consumer MiB/s", cell: func(r Row) string { return optText(r.ConsumerMiBPerSec) },
 		optional: func(r Row) bool { return r.ConsumerMiBPerSec != nil }},
 	{head: "broker CPU % of allotment", cell: brokerPctText},
-	{head: "client CPU s/M rec", cell: func(r Row) string { return medianText(r.ClientCPUPerM) }},
+	{head: "client CPU s/M rec", cell: clientCPUText},
 	{head: "spread", cell: func(r Row) string { return spreadText(r.RecordsPerSec) }},
 	{head: "valid", cell: validText},
 }
@@ -145,6 +145,15 @@ func optText(s *Stat) string {
 	return medianText(*s)
 }
 
+// clientCPUText is the client CPU per million records; split "producer / consumer" when
+// both ran, each per million of its own records.
+func clientCPUText(r Row) string {
+	if r.ProducerCPUPerM != nil && r.ConsumerCPUPerM != nil {
+		return medianText(*r.ProducerCPUPerM) + " / " + medianText(*r.ConsumerCPUPerM)
+	}
+	return medianText(r.ClientCPUPerM)
+}
+
 // brokerPctText lists each broker's mean CPU % in the order of the broker columns,
 // "54 / - / 52", "-" for a broker without metrics, like a console per broker.
 func brokerPctText(r Row) string {
@@ -217,8 +226,8 @@ const (
 	resultsIntro = "Medians over the valid repeats. MiB/s is 1024×1024 bytes per second, as Kafka's tools print MB/sec. " +
 		"A \"-\" means not measured."
 	throughputIntro = "Target rec/s is the throttle or target rate (\"-\" when unthrottled). " +
-		"Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...). " +
-		"Client CPU is the kbench clients' CPU seconds per million records. " +
+		"Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...; the allotment and how it was found are in the environment above). " +
+		"Client CPU is the kbench clients' CPU seconds per million records; where a scenario both produces and consumes it reads producer / consumer, each per million of its own records. " +
 		"Spread is half the range of the repeats' records/s over the median."
 	latencyIntro = "Latency runs from the moment a record was due to its acknowledgement, in milliseconds: under a throttle a record is due at its slot, " +
 		"unthrottled when it is handed to the client. \"Latency is\" says what that measures: paced (the producer kept its pace, so this is the cluster's response), " +

@@ -95,14 +95,39 @@ type Summary struct {
 	EndToEnd    *Latency `json:"end_to_end,omitempty"`
 	// ClientCPUSeconds is the CPU time the kbench clients used (user+system) in the window.
 	ClientCPUSeconds float64 `json:"client_cpu_s"`
-	// ClientCPUPerMillion is ClientCPUSeconds per million records acknowledged.
-	ClientCPUPerMillion float64   `json:"client_cpu_s_per_million"`
-	Consumer            *Consumer `json:"consumer,omitempty"`
+	// ClientCPUPerMillion is ClientCPUSeconds per million records acknowledged (consumed, in
+	// a consume-only scenario). In a produce+consume scenario it holds both roles' CPU over
+	// the produced records; the split below divides it by role.
+	ClientCPUPerMillion float64 `json:"client_cpu_s_per_million"`
+	// ProducerCPUSeconds and ConsumerCPUSeconds split the client CPU by role, as
+	// ClientCPUSplit says; the per-million figures divide each by its own records. The
+	// producers': their share of ClientCPUSeconds, per million records acknowledged in the
+	// window. The consumers': their share of the CPU from the window's start until they
+	// caught up with the producers (past the producers' end), per million records consumed
+	// in that span. All zero when the CPU could not be split.
+	ProducerCPUSeconds    float64   `json:"producer_cpu_s,omitempty"`
+	ProducerCPUPerMillion float64   `json:"producer_cpu_s_per_million,omitempty"`
+	ConsumerCPUSeconds    float64   `json:"consumer_cpu_s,omitempty"`
+	ConsumerCPUPerMillion float64   `json:"consumer_cpu_s_per_million,omitempty"`
+	ClientCPUSplit        string    `json:"client_cpu_split,omitempty"`
+	Consumer              *Consumer `json:"consumer,omitempty"`
 	// Records accounts for every record of the repeat, warm-up included.
 	Records *Records `json:"records,omitempty"`
 	// Errors counts failed records by error message.
 	Errors map[string]int64 `json:"errors,omitempty"`
 }
+
+// The ways Summary.ClientCPUSplit divides the client CPU by role.
+const (
+	// SplitProducerOnly: only producers ran; all the CPU is theirs.
+	SplitProducerOnly = "producer only"
+	// SplitConsumerOnly: only consumers ran; all the CPU is theirs.
+	SplitConsumerOnly = "consumer only"
+	// SplitProfile: both ran in one process; a CPU profile with the goroutines labelled by
+	// role (runtime/pprof) gave each role's share, over the whole load (warm-up included),
+	// and CPU of neither role (garbage collection, sampling) is shared in that proportion.
+	SplitProfile = "cpu profile by role"
+)
 
 // Latency summarises a latency distribution, in milliseconds.
 type Latency struct {

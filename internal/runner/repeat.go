@@ -232,6 +232,10 @@ type measurement struct {
 	// short of it makes the repeat invalid.
 	mustReach   bool
 	consumeOnly bool
+	// producerShare is the producers' share of the client CPU, measured (split) by a CPU
+	// profile when producers and consumers ran at once.
+	producerShare float64
+	split         bool
 }
 
 // measure runs the scenario's load on topic, which holds filled records already (a
@@ -243,6 +247,12 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 	}
 	m := &measurement{window: newWindow(), rate: r.rate(sc), mustReach: sc.Producers.Rate > 0, consumeOnly: sc.Kind() == "consume"}
 	sampler.Start(ctx)
+	var roles *roleProfile
+	if sc.Producers.Count > 0 && sc.Consumers.Count > 0 {
+		// Producers and consumers share this process: a CPU profile splits its CPU.
+		roles = startRoleProfile()
+		defer roles.stop()
+	}
 	if m.consumeOnly {
 		m.window.begin(time.Now())
 	}
@@ -257,9 +267,11 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		go func() {
 			defer wg.Done()
 			defer close(producing)
-			m.prod, m.prodErr = load.Produce(ctx, cfg, func(t load.Tick) {
-				m.window.produceTick(t)
-				r.progress.produceTick(t, sampler)
+			withRole(ctx, roleProducer, func(ctx context.Context) {
+				m.prod, m.prodErr = load.Produce(ctx, cfg, func(t load.Tick) {
+					m.window.produceTick(t)
+					r.progress.produceTick(t, sampler)
+				})
 			})
 		}()
 	} else {
@@ -296,16 +308,19 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		go func() {
 			defer wg.Done()
 			defer close(consumed)
-			m.cons, m.consErr = load.Consume(cctx, cfg, func(t load.ConsumeTick) {
-				d.tick(t.TotalRecords)
-				m.window.consumeTick(t)
-				if m.consumeOnly {
-					r.progress.consumeTick(t, sampler)
-				}
+			withRole(cctx, roleConsumer, func(cctx context.Context) {
+				m.cons, m.consErr = load.Consume(cctx, cfg, func(t load.ConsumeTick) {
+					d.tick(t.TotalRecords)
+					m.window.consumeTick(t)
+					if m.consumeOnly {
+						r.progress.consumeTick(t, sampler)
+					}
+				})
 			})
 		}()
 	}
 	wg.Wait()
+	m.producerShare, m.split = roles.stop()
 	end := time.Now()
 	m.window.finish(end)
 	awaitRows(ctx, sampler, end)

@@ -25,6 +25,8 @@ type window struct {
 	lastT    time.Time
 	rows     []results.ClientRow
 	consumed map[int]int64 // consumed records by second since start
+	// preConsumed counts the records consumed before the window began (the warm-up's).
+	preConsumed int64
 }
 
 func newWindow() *window { return &window{consumed: map[int]int64{}} }
@@ -65,7 +67,8 @@ func (w *window) consumeTick(t load.ConsumeTick) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.start.IsZero() {
-		return // still in the producers' warm-up
+		w.preConsumed += t.Records // still in the producers' warm-up
+		return
 	}
 	w.consumed[int(time.Since(w.start).Seconds())] += t.Records
 }
@@ -198,6 +201,7 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	if s.RecordsAcked > 0 {
 		s.ClientCPUPerMillion = cpu / float64(s.RecordsAcked) * 1e6
 	}
+	m.splitCPU(s, cpu)
 	consumed := int64(0)
 	if m.cons != nil {
 		consumed = m.cons.Records
@@ -209,6 +213,38 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	rep.BrokerSummary = results.SummarizeWindow(rep.Brokers, 0, w.end.Sub(start).Seconds(), sampleInterval.Seconds())
 	s.Records = m.records(filled)
 	rep.Validity = m.validity(filled)
+}
+
+// splitCPU divides the client CPU between the roles, each per million of its own records:
+// the producers' per million acknowledged in the window (cpu is the window's), the
+// consumers' per million consumed from the window's start until they caught up.
+func (m *measurement) splitCPU(s *results.Summary, cpu float64) {
+	share := 0.0
+	switch {
+	case m.consumeOnly:
+		s.ClientCPUSplit = results.SplitConsumerOnly
+	case m.cons == nil:
+		s.ClientCPUSplit, share = results.SplitProducerOnly, 1
+	case m.split:
+		s.ClientCPUSplit, share = results.SplitProfile, m.producerShare
+	default:
+		return // both roles ran, the profile did not: no split rather than a guess
+	}
+	if m.prod != nil {
+		s.ProducerCPUSeconds = cpu * share
+		if s.RecordsAcked > 0 {
+			s.ProducerCPUPerMillion = s.ProducerCPUSeconds / float64(s.RecordsAcked) * 1e6
+		}
+	}
+	if m.cons != nil {
+		// The consumers' window runs from the measured window's start until they caught
+		// up, past the producers' end: their CPU and records over that span.
+		w := m.window
+		s.ConsumerCPUSeconds = (w.cpuEnd - w.cpuStart).Seconds() * (1 - share)
+		if n := m.cons.Records - w.preConsumed; n > 0 {
+			s.ConsumerCPUPerMillion = s.ConsumerCPUSeconds / float64(n) * 1e6
+		}
+	}
 }
 
 // validity marks a repeat that missed its target rate, lost records or had errors: it is

@@ -81,6 +81,20 @@ scenarios:
 	if both.Summary.EndToEnd == nil || both.Summary.EndToEnd.Count == 0 {
 		t.Errorf("no end-to-end latency: %+v", both.Summary.EndToEnd)
 	}
+	// The client CPU of the produce+consume repeat is split by role, each per million of
+	// its own records; a produce-only repeat's is all the producers'.
+	if s := both.Summary; s.ClientCPUSplit != results.SplitProfile || s.ProducerCPUPerMillion <= 0 || s.ConsumerCPUPerMillion <= 0 {
+		t.Errorf("produce+consume CPU split %q: producer %v s/M, consumer %v s/M; want both measured by profile",
+			s.ClientCPUSplit, s.ProducerCPUPerMillion, s.ConsumerCPUPerMillion)
+	}
+	if s := repeats(t, rd, "consumers=0", 1)[0].Summary; s.ClientCPUSplit != results.SplitProducerOnly || s.ProducerCPUPerMillion != s.ClientCPUPerMillion {
+		t.Errorf("produce-only CPU split %q: producer %v s/M, client %v s/M", s.ClientCPUSplit, s.ProducerCPUPerMillion, s.ClientCPUPerMillion)
+	}
+	// The test cluster's brokers run on this machine without a CPU quota of their own (or
+	// share one): each broker's cpu_pct is relative to its share, stated in run.json.
+	if env := rd.Run.Environment; env.BrokerCPUs <= 0 || !strings.Contains(env.BrokerCPUBasis, "shared by 2 brokers") {
+		t.Errorf("broker CPU allotment %v cores, basis %q; want a share of 2 brokers", env.BrokerCPUs, env.BrokerCPUBasis)
+	}
 	// A consume-only repeat reads exactly the records the topic was filled with.
 	only := repeats(t, rd, "consumers=1,producers=0", 1)[0]
 	if c := only.Summary.Consumer; c == nil || c.Records != 300 || only.Summary.RecordsAcked != 300 {

@@ -140,6 +140,9 @@ func unknownName(what, name string, known []string) error {
 		msg += " (Kafka config names are lowercase words joined by dots, e.g. batch.size)"
 	} else if s := closest(name, known); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	} else {
+		slices.Sort(known)
+		msg += " " + choices(known)
 	}
 	return errors.New(msg)
 }

@@ -99,6 +99,13 @@ defaults:
       session.timeout.ms: 10000
       heartbeat.interval.ms: 10000
 `, want: "heartbeat.interval.ms=10000 must be lower than session.timeout.ms=10000"},
+		{name: "unknown property lists the settable ones", line: 6, src: `name: p
+cluster: {brokers: 1}
+defaults:
+  producers:
+    properties:
+      socket.nodelay: true
+`, want: `unknown producer property "socket.nodelay" (valid: acks, batch.size, buffer.memory, client.id, compression.gzip.level, compression.type, connections.max.idle.ms, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, max.request.size, metadata.max.age.ms, partitioner.adaptive.partitioning.enable, partitioner.ignore.keys, request.timeout.ms, retries, retry.backoff.max.ms, retry.backoff.ms)`},
 		{name: "value out of franz-go's range", line: 6, src: `name: p
 cluster: {brokers: 1}
 defaults:

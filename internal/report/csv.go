@@ -17,7 +17,7 @@ func WriteCSV(w io.Writer, m *Model) error {
 		"records_per_sec", "records_per_sec_min", "records_per_sec_max", "records_per_sec_spread_pct",
 		"mib_per_sec", "consumer_mib_per_sec",
 		"latency_basis", "latency_avg_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_max_ms",
-		"send_latency_p99_ms", "e2e_latency_p99_ms", "broker_produce_p50_ms", "broker_produce_p99_ms",
+		"send_latency_p99_ms", "e2e_latency_p99_ms", "broker_produce_mean_ms", "broker_produce_p50_ms", "broker_produce_p99_ms",
 		"broker_cpu_cores", "broker_cpu_pct_max")
 	for _, b := range m.BrokerIDs {
 		head = append(head, "broker_"+b+"_cpu_pct")
@@ -83,7 +83,7 @@ func WriteCSV(w io.Writer, m *Model) error {
 			med(r.RecordsPerSec), rng(r.RecordsPerSec.Min, r.RecordsPerSec), rng(r.RecordsPerSec.Max, r.RecordsPerSec), spread,
 			med(r.MiBPerSec), opt(r.ConsumerMiBPerSec),
 			r.LatencyBasis, med(r.LatAvg), med(r.P50), med(r.P95), med(r.P99), med(r.P999), med(r.Max),
-			opt(r.SendP99), opt(r.E2EP99), opt(r.BrokerProduceP50), opt(r.BrokerProduceP99),
+			opt(r.SendP99), opt(r.E2EP99), opt(r.BrokerProduceMean), opt(r.BrokerProduceP50), opt(r.BrokerProduceP99),
 			med(r.BrokerCores), maxText)
 		rec = append(rec, pcts...)
 		rec = append(rec, med(r.ClientCores), med(r.ClientCPUPerM), strconv.FormatInt(r.Failed, 10))

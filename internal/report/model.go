@@ -109,11 +109,13 @@ type Row struct {
 	Max           Stat   `json:"latency_max_ms"`
 	// SendP99 is the p99 from actual send, shown when a rate limit makes it differ.
 	SendP99 *Stat `json:"send_latency_p99_ms,omitempty"`
-	// BrokerProduceP50 and BrokerProduceP99 are the brokers' own Produce request time
-	// (RequestMetrics TotalTimeMs), the slowest broker's, when broker metrics were scraped.
-	BrokerProduceP50 *Stat `json:"broker_produce_p50_ms,omitempty"`
-	BrokerProduceP99 *Stat `json:"broker_produce_p99_ms,omitempty"`
-	E2EP99           *Stat `json:"e2e_latency_p99_ms,omitempty"`
+	// BrokerProduceMean, BrokerProduceP50 and BrokerProduceP99 are the brokers' own Produce
+	// request time (RequestMetrics TotalTimeMs), the slowest broker's, when broker metrics were
+	// scraped: the mean exact per interval, the percentiles Kafka's decaying ones.
+	BrokerProduceMean *Stat `json:"broker_produce_mean_ms,omitempty"`
+	BrokerProduceP50  *Stat `json:"broker_produce_p50_ms,omitempty"`
+	BrokerProduceP99  *Stat `json:"broker_produce_p99_ms,omitempty"`
+	E2EP99            *Stat `json:"e2e_latency_p99_ms,omitempty"`
 	// ConsumerMiBPerSec is the consumer's rate, when the scenario consumes.
 	ConsumerMiBPerSec *Stat `json:"consumer_mib_per_sec,omitempty"`
 	// Brokers holds each broker's mean CPU over the window (median over repeats).

@@ -277,6 +277,7 @@ func fill(row *Row, valid []results.Repeat, brokers []string) {
 		}
 		return 0, false
 	})
+	row.BrokerProduceMean = optional(func(r results.Repeat) (float64, bool) { return slowestBroker(r, results.FieldProduceTimeMean) })
 	row.BrokerProduceP50 = optional(func(r results.Repeat) (float64, bool) { return slowestBroker(r, results.FieldProduceTimeP50) })
 	row.BrokerProduceP99 = optional(func(r results.Repeat) (float64, bool) { return slowestBroker(r, results.FieldProduceTimeP99) })
 	row.LatencyBasis = latencyBasis(*row)

@@ -43,6 +43,7 @@ var latencyColumns = []column{
 		optional: func(r Row) bool { return r.SendP99 != nil }},
 	{head: "e2e p99 ms", cell: func(r Row) string { return optText(r.E2EP99) },
 		optional: func(r Row) bool { return r.E2EP99 != nil }},
+	{head: "broker Produce mean ms", cell: func(r Row) string { return optText(r.BrokerProduceMean) }},
 	{head: "broker Produce p50 ms", cell: func(r Row) string { return optText(r.BrokerProduceP50) }},
 	{head: "broker Produce p99 ms", cell: func(r Row) string { return optText(r.BrokerProduceP99) }},
 }
@@ -233,8 +234,9 @@ const (
 		"unthrottled when it is handed to the client. \"Latency is\" says what that measures: paced (the producer kept its pace, so this is the cluster's response), " +
 		"backlog (the throttle was not reached, so this counts the wait for slots the producer could not keep) or buffer-bound " +
 		"(unthrottled, so this is mostly time queued in the client's buffer). Send p99 runs from the actual send, e2e p99 from the produce timestamp to the consumer. " +
-		"Broker Produce p50/p99 are the brokers' own Produce request time (Kafka's RequestMetrics TotalTimeMs, its decaying percentiles, " +
-		"weighted to the last few minutes), the slowest broker's mean over the window: the cluster's share of the client's latency."
+		"Broker Produce mean, p50 and p99 are the brokers' own Produce request time (Kafka's RequestMetrics TotalTimeMs), the slowest broker's, " +
+		"averaged over the window: the cluster's share of the client's latency. The mean is exact for each second; p50 and p99 are Kafka's " +
+		"decaying percentiles, weighted to the last few minutes, so they lag a change of scenario."
 	recordsIntro = "Every record handed to the producers, summed over all repeats (valid or not, warm-up included): acknowledged, failed, " +
 		"or unsent (aborted when the run stopped waiting for it after a timed run's end). Acked after the end were acknowledged while " +
 		"the run waited for its last records; their latency is in the percentiles. Consumed counts the distinct records the consumers read."

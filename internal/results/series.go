@@ -27,10 +27,12 @@ const (
 	FieldRSSBytes = metrics.FieldRSSBytes
 	// FieldUnderReplicated is the broker's under-replicated partition count.
 	FieldUnderReplicated = metrics.FieldUnderReplicated
-	// FieldProduceTimeP50 and FieldProduceTimeP99 are a broker's own Produce request time
-	// (RequestMetrics TotalTimeMs, Kafka's decaying percentiles) from its metrics endpoint.
-	FieldProduceTimeP50 = metrics.FieldProduceTimeP50
-	FieldProduceTimeP99 = metrics.FieldProduceTimeP99
+	// FieldProduceTimeMean, FieldProduceTimeP50 and FieldProduceTimeP99 are a broker's own
+	// Produce request time (RequestMetrics TotalTimeMs) from its metrics endpoint: the mean
+	// exact over the interval, the percentiles Kafka's decaying ones.
+	FieldProduceTimeMean = metrics.FieldProduceTimeMean
+	FieldProduceTimeP50  = metrics.FieldProduceTimeP50
+	FieldProduceTimeP99  = metrics.FieldProduceTimeP99
 	// FieldHostCPUPct is the share of all host cores that were busy (host rows).
 	FieldHostCPUPct = metrics.FieldHostCPUBusyPct
 	// FieldHostDiskBusyPct is the share of time the busiest disk was busy (host rows,

@@ -121,7 +121,7 @@ Examples:
 	f.StringVar(&resume, "resume", "", "finish an incomplete run directory")
 	f.StringVar(&bootstrap, "bootstrap-server", "", "attach to this cluster instead of starting one")
 	f.StringVar(&commandConfig, "command-config", "", "client properties file (security settings) for --bootstrap-server")
-	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker (external clusters)")
+	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker in node-id order (external clusters; brokers without one are measured from the clients only)")
 	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
 	f.StringArrayVar(&allowGroups, "allow-existing-group", nil, "let the study's consumer group NAME be one that exists on the cluster (never deleted); once per group")
 	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster kbench did not start")

@@ -88,25 +88,27 @@ func (r *runner) waitTopicReady(ctx context.Context, name string, partitions int
 }
 
 // deleteTopic deletes a topic this run created; ctx bounds the deletion and the wait until
-// the metadata no longer lists it.
-func (r *runner) deleteTopic(ctx context.Context, name string) error {
+// the metadata no longer lists it. It reports whether there was a topic to delete: a
+// creation cancelled in time created none.
+func (r *runner) deleteTopic(ctx context.Context, name string) (bool, error) {
 	r.topics.mu.Lock()
 	ours := r.topics.created[name] && strings.HasPrefix(name, r.prefix)
 	r.topics.mu.Unlock()
 	if !ours {
-		return fmt.Errorf("not deleting topic %s: this run did not create it", name)
+		return false, fmt.Errorf("not deleting topic %s: this run did not create it", name)
 	}
 	resp, err := r.target.admin.DeleteTopics(ctx, name)
 	if err == nil {
 		err = resp.Error()
 	}
-	if err != nil && !errors.Is(err, kerr.UnknownTopicOrPartition) {
-		return fmt.Errorf("delete topic %s: %w", name, err)
+	existed := !errors.Is(err, kerr.UnknownTopicOrPartition)
+	if err != nil && existed {
+		return false, fmt.Errorf("delete topic %s: %w", name, err)
 	}
 	r.topics.mu.Lock()
 	delete(r.topics.created, name)
 	r.topics.mu.Unlock()
-	return r.waitTopicGone(ctx, name)
+	return existed, r.waitTopicGone(ctx, name)
 }
 
 // release deletes a repeat's group (when it has one) and topic once the repeat ended. After
@@ -123,7 +125,7 @@ func (r *runner) release(ctx context.Context, topic, group string) {
 			fmt.Fprintf(r.opts.Log, "%v\n", err)
 		}
 	}
-	if err := r.deleteTopic(ctx, topic); err != nil && ctx.Err() == nil {
+	if _, err := r.deleteTopic(ctx, topic); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(r.opts.Log, "%v\n", err)
 	}
 }
@@ -181,9 +183,10 @@ func (r *runner) cleanup() {
 	names := slices.Sorted(maps.Keys(r.topics.created))
 	r.topics.mu.Unlock()
 	for _, name := range names {
-		if err := r.deleteTopic(ctx, name); err != nil {
+		switch deleted, err := r.deleteTopic(ctx, name); {
+		case err != nil:
 			fmt.Fprintf(r.opts.Log, "cleanup: kept topic %s on the cluster (%v); delete it with kafka-topics.sh --delete --topic %s\n", name, err, name)
-		} else {
+		case deleted:
 			fmt.Fprintf(r.opts.Log, "cleanup: deleted topic %s\n", name)
 		}
 	}

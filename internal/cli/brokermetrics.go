@@ -119,6 +119,12 @@ func (f *brokerMetricsFlags) setup(cmd *cobra.Command, bootstrap *string, props 
 				cfg.Brokers = append(cfg.Brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
 			}
 		}
+		// Each broker's CPU % is of its own allotment, as in a study run: its cgroup quota,
+		// else the host's cores shared by the brokers.
+		cfg.Cgroup = os.DirFS("/sys/fs/cgroup")
+		for i, a := range metrics.CPUAllotments(cfg.Proc, cfg.Cgroup, cfg.Brokers) {
+			cfg.Brokers[i].CPUAllotment = a.Cores
+		}
 	case c != nil:
 		return nil, fmt.Errorf("--broker-metrics: the bootstrap servers %s are not the embedded cluster's in %s (%s); give --metrics-url once per broker",
 			given, dir, c.Bootstrap())

@@ -96,6 +96,9 @@ func (a Allotment) String() string {
 	case BasisSharedQuota:
 		return fmt.Sprintf("%.3g cores: the CPU quota of cgroup %s shared by %d brokers", a.Cores, a.QuotaPath, a.Sharing)
 	case BasisSharedHost:
+		if a.Sharing == 1 {
+			return fmt.Sprintf("%.3g cores: the host's cores, the only broker on it (no CPU quota)", a.Cores)
+		}
 		return fmt.Sprintf("%.3g cores: the host's cores shared by %d brokers (no CPU quota)", a.Cores, a.Sharing)
 	}
 	return fmt.Sprintf("%.3g cores (%s)", a.Cores, a.Basis)

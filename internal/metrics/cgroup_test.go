@@ -148,3 +148,19 @@ func TestSamplerCgroupHost(t *testing.T) {
 		}
 	}
 }
+
+func TestAllotmentString(t *testing.T) {
+	for _, tc := range []struct {
+		a    Allotment
+		want string
+	}{
+		{Allotment{Cores: 2, Basis: BasisSharedHost, Sharing: 1}, "2 cores: the host's cores, the only broker on it (no CPU quota)"},
+		{Allotment{Cores: 0.667, Basis: BasisSharedHost, Sharing: 3}, "0.667 cores: the host's cores shared by 3 brokers (no CPU quota)"},
+		{Allotment{Cores: 1.5, Basis: BasisSharedQuota, QuotaPath: "/ctr", Sharing: 2}, "1.5 cores: the CPU quota of cgroup /ctr shared by 2 brokers"},
+		{Allotment{Cores: 0.5, Basis: BasisQuota, QuotaPath: "/pods/b3", Sharing: 1}, "0.5 cores: the broker's own CPU quota (cgroup /pods/b3)"},
+	} {
+		if got := tc.a.String(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}

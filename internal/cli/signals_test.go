@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,5 +62,45 @@ func TestSignals(t *testing.T) {
 	}
 	if lines := strings.Count(stderr.String(), "\n"); lines != 2 || !strings.Contains(stderr.String(), "SIGTERM") {
 		t.Errorf("stderr %q, want one line per signal", stderr.String())
+	}
+}
+
+// TestProduceSIGTERM stops a 60 s kbench produce with SIGTERM: it must stop the load, print
+// its summary and exit 130, as after Ctrl-C.
+func TestProduceSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an in-process Kafka")
+	}
+	// While this test runs the process keeps a handler of its own, so a SIGTERM that
+	// arrives when kbench's is not installed cannot end the test binary.
+	guard := make(chan os.Signal, 1)
+	signal.Notify(guard, syscall.SIGTERM)
+	defer signal.Stop(guard)
+
+	boot := fakeBootstrap(t, "sigterm")
+	type outcome struct {
+		stdout, stderr string
+		code           int
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		o, e, c := runKbench("produce", "--bootstrap-server", boot, "--topic", "sigterm", "--record-size", "100",
+			"--throughput", "1000", "--duration", "60s")
+		done <- outcome{o, e, c}
+	}()
+	time.Sleep(2 * time.Second) // into the load
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		if got.code != 130 {
+			t.Errorf("exit code %d, want 130\n%s", got.code, got.stderr)
+		}
+		if !strings.Contains(got.stdout, "records sent") || !strings.Contains(got.stderr, "SIGTERM: stopping") {
+			t.Errorf("no summary after SIGTERM:\nstdout %s\nstderr %s", got.stdout, got.stderr)
+		}
+	case <-time.After(30 * time.Second): // a guard, not a measurement
+		t.Fatal("kbench produce did not stop after SIGTERM")
 	}
 }

@@ -168,10 +168,17 @@ func TestHandRunMarkdown(t *testing.T) {
 	if !slices.Equal(m.Warnings, handNotes) {
 		t.Errorf("notes:\n got %q\nwant %q", m.Warnings, handNotes)
 	}
-	// Section 1: repeats written of planned; section 3: Kafka's tool gets the median
-	// records/s x 10 s as its count (1,000 x 10, 8,000 x 10, 51,000 x 10, 21,000 x 10, 4,830 x 10).
+	// Section 3: Kafka's tool gets the median records/s x 10 s as its count (1,000 x 10, 8,000 x 10, 51,000 x 10, 21,000 x 10, 4,830 x 10).
 	for _, want := range []string{
-		"| `near` | 3 of 3 |", "| `read` | 3 of 3 | 6 partitions, 3 replicas | 2 consumers, 1024-byte records, 10 s measured |",
+		// The header, section 1 and section 2, as run.json and the first repeat of each
+		// scenario state them.
+		"run 2026-05-04 10:00:00 – 2026-05-04 10:30:00 UTC · kbench v0.0.0-hand",
+		"| `paced` | 3 of 3 | 6 partitions, 3 replicas | 1 producer, 1024-byte records, 10 s measured after a 2 s warm-up, target 1,000 records/s |",
+		"| `behind` | 3 of 3 | 6 partitions, 3 replicas | 1 producer, 1024-byte records, 10 s measured after a 2 s warm-up, target 10,000 records/s |",
+		"| `flatout` | 3 of 3 | 6 partitions, 3 replicas | 1 producer, 1 consumer, 1024-byte records, 10 s measured after a 2 s warm-up, unthrottled |",
+		"| `read` | 3 of 3 | 6 partitions, 3 replicas | 2 consumers, 1024-byte records, 10 s measured |",
+		"| `near` | 3 of 3 | 6 partitions, 3 replicas | 1 producer, 1024-byte records, 10 s measured after a 2 s warm-up, target 5,000 records/s |",
+		"| Cluster | external, 3 brokers |", "| Kafka version | 4.1.1 |", "| Host CPU | Hand CPU (4 logical cores) |",
 		"--num-records 10000 ", "--num-records 80000 ", "--num-records 510000 ", "--messages 210000 ", "--num-records 48300 ",
 		"- `near` repeat 1: missed the target rate: 4000 of 5000 records/s",
 	} {

@@ -227,7 +227,8 @@ func (b *bench) latency() error {
 		o.latRecords, o.latRate, o.partitions, o.brokers, min(o.brokers, 3))
 	fmt.Printf("client p50/p99 from the send: kbench's send-time latency (--json, microseconds); Kafka's tool as it prints them (whole ms, truncated; JVM warm-up included)\n")
 	fmt.Printf("broker Produce: the slowest broker's RequestMetrics TotalTimeMs over the same run (mean exact; p50/p99 Kafka's decaying reservoir)\n")
-	fmt.Printf("%-5s %-7s %10s %9s %9s %12s %12s %12s\n", "pair", "tool", "rec/s", "p50 ms", "p99 ms", "broker mean", "broker p50", "broker p99")
+	fmt.Printf("rec/req: records per Produce request the brokers served (fewer, larger requests cost the brokers less)\n")
+	fmt.Printf("%-5s %-7s %10s %9s %9s %8s %12s %12s %12s\n", "pair", "tool", "rec/s", "p50 ms", "p99 ms", "rec/req", "broker mean", "broker p50", "broker p99")
 	for i := range o.pairs {
 		times := map[string]brokerTime{}
 		kb, kf, err := b.pair(i, func(tool string) (sample, error) {
@@ -251,7 +252,11 @@ func (b *bench) latency() error {
 			if bt.ok {
 				broker = fmt.Sprintf("%12.2f %12.2f %12.2f", bt.meanMs, bt.p50Ms, bt.p99Ms)
 			}
-			fmt.Printf("%-5d %-7s %10.0f %9.2f %9.2f %s\n", i+1, r.tool, r.s.rate, r.s.p50, r.s.p99, broker)
+			perReq := "-"
+			if bt.requests > 0 {
+				perReq = fmt.Sprintf("%.1f", float64(r.s.records)/bt.requests)
+			}
+			fmt.Printf("%-5d %-7s %10.0f %9.2f %9.2f %8s %s\n", i+1, r.tool, r.s.rate, r.s.p50, r.s.p99, perReq, broker)
 		}
 	}
 	return nil

@@ -91,7 +91,9 @@ func (c *checker) checkTopics(ctx context.Context, m *metadata) error {
 		case kerr.UnknownTopicOrPartition.Code:
 			return fail(MissingTopic, "topic %s does not exist on the cluster at %s: produce to it first (kbench produce --topic %s)", t, c.boot, t)
 		default:
-			return c.topicErr(t, tm.err, "read")
+			if err := c.topicErr(t, tm.err, "read"); err != nil {
+				return err
+			}
 		}
 		if !allowed(tm.ops, kmsg.ACLOperationRead) {
 			return c.denied("Read", "topic", t)
@@ -106,7 +108,9 @@ func (c *checker) checkTopics(ctx context.Context, m *metadata) error {
 				return err
 			}
 		default:
-			return c.topicErr(t, tm.err, "write")
+			if err := c.topicErr(t, tm.err, "write"); err != nil {
+				return err
+			}
 		}
 		if !allowed(tm.ops, kmsg.ACLOperationWrite) {
 			return c.denied("Write", "topic", t)
@@ -115,11 +119,15 @@ func (c *checker) checkTopics(ctx context.Context, m *metadata) error {
 	return nil
 }
 
-// topicErr explains a topic error of the Metadata response.
+// topicErr explains a topic error of the Metadata response; nil for a passing one.
 func (c *checker) topicErr(topic string, e kerr.Error, verb string) error {
 	if e.Code == kerr.TopicAuthorizationFailed.Code {
 		return fail(NotAuthorized, "not authorised: %s may not describe topic %s (a client that will %s it needs Describe and %s on the topic)",
 			c.principal(), topic, verb, opName(verb))
+	}
+	if e.Retriable {
+		// A topic just created, or a leader moving: the clients wait for it themselves.
+		return nil
 	}
 	return fail(Other, "topic %s: %s", topic, e.Message)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -91,5 +92,26 @@ func TestCheckBrokers(t *testing.T) {
 	m.brokers = m.brokers[:1]
 	if err := c.checkBrokers(context.Background(), m); err != nil {
 		t.Errorf("a reachable broker: %v", err)
+	}
+}
+
+func TestTopicErr(t *testing.T) {
+	c := &checker{sec: security{protocol: "SASL_SSL", mechanism: "PLAIN", user: "ann"}}
+	tests := []struct {
+		err  *kerr.Error
+		want Kind
+	}{
+		{kerr.TopicAuthorizationFailed, NotAuthorized},
+		{kerr.LeaderNotAvailable, 0}, // a new topic: the clients wait for its leader
+		{kerr.InvalidTopicException, Other},
+	}
+	for _, tt := range tests {
+		err := c.topicErr("t", *tt.err, "write")
+		if KindOf(err) != tt.want {
+			t.Errorf("%s: kind %d (%v), want %d", tt.err.Message, KindOf(err), err, tt.want)
+		}
+	}
+	if err := c.topicErr("t", *kerr.TopicAuthorizationFailed, "write"); !strings.Contains(err.Error(), "User:ann may not describe topic t") {
+		t.Errorf("%v does not name the principal and the topic", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -127,5 +128,31 @@ func TestReusedPIDIsNotABroker(t *testing.T) {
 	dir := t.TempDir()
 	if ownsProcess(os.Getpid(), dir) {
 		t.Error("the test process counts as a broker")
+	}
+}
+
+// TestStateFileRedactsBrokerConfigs checks that cluster.json (mode 0644) never holds a
+// secret broker config; server.properties (0600) keeps it for the broker.
+func TestStateFileRedactsBrokerConfigs(t *testing.T) {
+	dir := t.TempDir()
+	c := &Cluster{state: state{Format: 1, Dir: dir, BrokerConfig: map[string]string{
+		"ssl.keystore.password": "CANARY-1", "num.io.threads": "8",
+		"listener.name.sasl.plain.sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required user_a="CANARY-2";`,
+	}}}
+	if err := c.save(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "CANARY") {
+		t.Errorf("cluster.json holds a secret:\n%s", data)
+	}
+	if !strings.Contains(string(data), `"num.io.threads": "8"`) {
+		t.Errorf("cluster.json lost a plain broker config:\n%s", data)
+	}
+	if c.state.BrokerConfig["ssl.keystore.password"] != "CANARY-1" {
+		t.Error("save changed the cluster's own broker configs")
 	}
 }

@@ -149,6 +149,11 @@ func (p *parsed) notes(v *yaml.Node) error {
 	})
 }
 
+// brokerConfigName is a server.properties name. Unlike client property names it may hold
+// '_' and '-': per-listener configs embed the listener and mechanism
+// (listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config).
+var brokerConfigName = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*$`)
+
 var (
 	kafkaVersion = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 	heapSize     = regexp.MustCompile(`^\d+[kmgKMG]$`)
@@ -195,8 +200,8 @@ func (p *parsed) cluster(n *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
 			return d.pairs(v, "cluster.broker_configs", func(k, v *yaml.Node) error {
 				field := "cluster.broker_configs." + k.Value
-				if !propertyName.MatchString(k.Value) {
-					return d.errorf(k, field, "%q is not a Kafka config name (lowercase words joined by dots, e.g. num.io.threads)", k.Value)
+				if !brokerConfigName.MatchString(k.Value) {
+					return d.errorf(k, field, "%q is not a Kafka config name (lowercase words joined by dots, e.g. num.io.threads or listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config)", k.Value)
 				}
 				s, err := d.scalar(v, field)
 				c.BrokerConfigs[k.Value] = s

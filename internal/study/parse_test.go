@@ -121,6 +121,23 @@ func TestParseOneBroker(t *testing.T) {
 	}
 }
 
+// TestParseBrokerConfigNames accepts per-listener broker configs, whose names embed the
+// listener and mechanism with '_' and '-', and refuses names that are not configs.
+func TestParseBrokerConfigNames(t *testing.T) {
+	const name = "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config"
+	plan, err := Parse("b.yaml", []byte("name: b\ncluster:\n  broker_configs:\n    "+name+": x\n    num.io.threads: 8\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Cluster.BrokerConfigs[name] != "x" || plan.Cluster.BrokerConfigs["num.io.threads"] != "8" {
+		t.Errorf("broker configs = %v", plan.Cluster.BrokerConfigs)
+	}
+	_, err = Parse("b.yaml", []byte("name: b\ncluster:\n  broker_configs:\n    Num.IO threads: 8\n"))
+	if err == nil || !strings.Contains(err.Error(), `b.yaml:4: cluster.broker_configs.Num.IO threads: "Num.IO threads" is not a Kafka config name`) {
+		t.Errorf("error = %v", err)
+	}
+}
+
 func TestParseExternal(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ext.yaml")

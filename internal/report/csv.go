@@ -22,7 +22,7 @@ func WriteCSV(w io.Writer, m *Model) error {
 	for _, b := range m.BrokerIDs {
 		head = append(head, "broker_"+b+"_cpu_pct")
 	}
-	head = append(head, "client_cpu_cores", "client_cpu_s_per_million", "records_failed",
+	head = append(head, "client_cpu_cores", "client_cpu_s_per_million", "producer_cpu_s_per_million", "consumer_cpu_s_per_million", "records_failed",
 		"records_total_acked", "records_total_failed", "records_total_unsent", "records_total_acked_after_end", "records_total_consumed",
 		"limit", "invalid")
 	if err := cw.Write(head); err != nil {
@@ -86,7 +86,7 @@ func WriteCSV(w io.Writer, m *Model) error {
 			opt(r.SendP99), opt(r.E2EP99), opt(r.BrokerProduceMean), opt(r.BrokerProduceP50), opt(r.BrokerProduceP99),
 			med(r.BrokerCores), maxText)
 		rec = append(rec, pcts...)
-		rec = append(rec, med(r.ClientCores), med(r.ClientCPUPerM), strconv.FormatInt(r.Failed, 10))
+		rec = append(rec, med(r.ClientCores), med(r.ClientCPUPerM), opt(r.ProducerCPUPerM), opt(r.ConsumerCPUPerM), strconv.FormatInt(r.Failed, 10))
 		rec = append(rec, recordCells(r.Records)...)
 		rec = append(rec, r.Limit.Resource, strings.Join(invalid, " | "))
 		if err := cw.Write(rec); err != nil {

@@ -58,9 +58,9 @@ var handThroughput = [][]string{
 	// client CPU s/M = 2 s / (acked/1e6): 25, 25.64, 24.39 -> 25; spread 400/2/8000 = 2.5%.
 	{"`behind`", "10,000", "8,000", "7.81", "-", "88 / 72 / -", "25.0", "±2.5%", "3/3"},
 	// records/s median(50000, 52000, 51000) = 51,000; 51000/1024 = 49.80; consumer
-	// median(48, 50, 49) = 49; client CPU s/M 31/0.5 = 62, 33/0.52 = 63.46, 35/0.51 = 68.63
-	// -> 63.46; spread 2000/2/51000 = 1.96%.
-	{"`flatout`", "-", "51,000", "49.8", "49.0", "55 / 45 / -", "63.5", "±2.0%", "3/3"},
+	// median(48, 50, 49) = 49; client CPU split by role: producers median(40, 42, 44) = 42,
+	// consumers median(20, 21, 22) = 21 s/M; spread 2000/2/51000 = 1.96%.
+	{"`flatout`", "-", "51,000", "49.8", "49.0", "55 / 45 / -", "42.0 / 21.0", "±2.0%", "3/3"},
 	// records/s median(20000, 21000, 22000) = 21,000; 21000/1024 = 20.51 for both the
 	// summary and the consumer; client CPU s/M 1.5/0.2 = 7.5, 1.5/0.21 = 7.14, 1.5/0.22 =
 	// 6.82 -> 7.14; spread 2000/2/21000 = 4.76%.
@@ -258,6 +258,8 @@ func TestHandRunCSV(t *testing.T) {
 			"consumer_mib_per_sec": "49", "latency_basis": "buffer-bound", "send_latency_p99_ms": "", "e2e_latency_p99_ms": "110",
 			"broker_produce_mean_ms": "", "broker_produce_p50_ms": "", "broker_produce_p99_ms": "", "client_cpu_cores": "3.3", "limit": "client CPU",
 			"records_total_acked": "1836000", "records_total_consumed": "1836000", "records_total_acked_after_end": "330",
+			// both roles over the produced records: 31/0.5 = 62, 33/0.52 = 63.4615..., 35/0.51 = 68.63 -> 63.4615...
+			"client_cpu_s_per_million": "63.46153846", "producer_cpu_s_per_million": "42", "consumer_cpu_s_per_million": "21",
 		},
 		"read": {
 			"kind": "consume", "records_per_sec": "21000", "consumer_mib_per_sec": "20.5078125", // 21000/1024
@@ -372,6 +374,41 @@ func TestHandRunUnreadBrokerMetrics(t *testing.T) {
 		"Broker columns show \"-\" for a broker without metrics, and broker figures cover the measured brokers only."
 	if m.Warnings[0] != want {
 		t.Errorf("note %q, want %q", m.Warnings[0], want)
+	}
+}
+
+// TestHandRunRemoteBrokerCores: brokers seen through their metrics endpoints only report CPU
+// time but no allotment, so the percentages read "-", all brokers' cores stand in, and the
+// limit analysis says the share is unknown instead of judging it.
+func TestHandRunRemoteBrokerCores(t *testing.T) {
+	rd := readHandRun(t)
+	for id, reps := range rd.Repeats {
+		for i := range reps {
+			for _, b := range reps[i].BrokerSummary {
+				delete(b.Fields, results.FieldCPUPct)
+			}
+		}
+		rd.Repeats[id] = reps
+	}
+	_, md := buildHand(t, rd)
+	got := mdTableAfter(t, md, "### 4.1 Throughput and CPU")
+	if got[0][5] != "broker CPU % of allotment" || got[0][6] != "broker CPU cores" {
+		t.Fatalf("head %q", got[0])
+	}
+	// Cores of brokers 1 and 2 together, median over the repeats: paced 0.20+0.30,
+	// 0.22+0.31, 0.24+0.35 -> 0.53; behind 0.85+0.70, 0.88+0.72, 0.90+0.74 -> 1.60.
+	for _, want := range [][]string{{"`paced`", "-", "0.53"}, {"`behind`", "-", "1.60"}} {
+		for _, line := range got {
+			if line[0] == want[0] && (line[5] != want[1] || line[6] != want[2]) {
+				t.Errorf("%s broker CPU %q %q, want %q %q", line[0], line[5], line[6], want[1], want[2])
+			}
+		}
+	}
+	// behind was limited by a broker at 88% of its CPU; without the allotment that is unknown.
+	l := mdTableAfter(t, md, "### 6.2 What limited each scenario")[2]
+	if l[1] != notDetermined || !strings.Contains(l[2], "brokers' CPU 1.60 cores in all") ||
+		!strings.HasSuffix(l[2], "not measured: broker CPU share (allotment unknown), broker disk") {
+		t.Errorf("behind with remote brokers: %q", l)
 	}
 }
 

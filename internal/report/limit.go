@@ -22,8 +22,8 @@ const notDetermined = "not determined"
 // measured are the medians, over the valid repeats, of the figures the limit is judged on;
 // a has* flag is false when no repeat measured the figure.
 type measured struct {
-	brokerPct, hostPct, disk, clientCores, netMiB  float64
-	hasBroker, hasHost, hasDisk, hasClient, hasNet bool
+	brokerPct, brokerCores, hostPct, disk, clientCores, netMiB     float64
+	hasBroker, hasBrokerCores, hasHost, hasDisk, hasClient, hasNet bool
 	// remote is set when the brokers ran elsewhere (an external cluster): the host figures
 	// are then the machine kbench ran on, and its disk says nothing about the brokers'.
 	remote bool
@@ -43,6 +43,7 @@ func measure(row Row, valid []results.Repeat, env results.Environment) measured 
 	// The runner says "same host as the brokers" when an external cluster is on loopback.
 	m := measured{remote: env.Cluster == results.External && !strings.HasPrefix(env.ClientPlacement, "same host")}
 	m.brokerPct, m.hasBroker = med(brokerPctMax)
+	m.brokerCores, m.hasBrokerCores = row.BrokerCores.Median, row.BrokerCores.N > 0
 	m.hostPct, m.hasHost = med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostCPUPct) })
 	m.disk, m.hasDisk = med(func(r results.Repeat) (float64, bool) { return hostField(r, results.FieldHostDiskBusyPct) })
 	m.netMiB, m.hasNet = med(func(r results.Repeat) (float64, bool) {
@@ -56,9 +57,14 @@ func measure(row Row, valid []results.Repeat, env results.Environment) measured 
 
 // evidence lists what was measured, and what was not, in words.
 func (m measured) evidence() (have, missing []string) {
-	if m.hasBroker {
+	switch {
+	case m.hasBroker:
 		have = append(have, fmt.Sprintf("busiest broker CPU %.0f%%", m.brokerPct))
-	} else {
+	case m.hasBrokerCores:
+		// Remote brokers report their CPU time, but not the cores they may use.
+		have = append(have, fmt.Sprintf("brokers' CPU %s cores in all", num(m.brokerCores)))
+		missing = append(missing, "broker CPU share (allotment unknown)")
+	default:
 		missing = append(missing, "broker CPU")
 	}
 	host := "host"

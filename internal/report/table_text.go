@@ -26,6 +26,7 @@ var throughputColumns = []column{
 	{head: "consumer MiB/s", cell: func(r Row) string { return optText(r.ConsumerMiBPerSec) },
 		optional: func(r Row) bool { return r.ConsumerMiBPerSec != nil }},
 	{head: "broker CPU % of allotment", cell: brokerPctText},
+	{head: "broker CPU cores", cell: func(r Row) string { return medianText(r.BrokerCores) }, optional: coresWithoutPct},
 	{head: "client CPU s/M rec", cell: clientCPUText},
 	{head: "spread", cell: func(r Row) string { return spreadText(r.RecordsPerSec) }},
 	{head: "valid", cell: validText},
@@ -155,6 +156,12 @@ func clientCPUText(r Row) string {
 	return medianText(r.ClientCPUPerM)
 }
 
+// coresWithoutPct is true for a row whose brokers' CPU time was measured but not as a share
+// of an allotment (remote brokers): the cores, all brokers together, then stand in.
+func coresWithoutPct(r Row) bool {
+	return r.BrokerCores.N > 0 && !slices.ContainsFunc(r.Brokers, func(b BrokerCPU) bool { return b.Pct.N > 0 })
+}
+
 // brokerPctText lists each broker's mean CPU % in the order of the broker columns,
 // "54 / - / 52", "-" for a broker without metrics, like a console per broker.
 func brokerPctText(r Row) string {
@@ -227,7 +234,8 @@ const (
 	resultsIntro = "Medians over the valid repeats. MiB/s is 1024×1024 bytes per second, as Kafka's tools print MB/sec. " +
 		"A \"-\" means not measured."
 	throughputIntro = "Target rec/s is the throttle or target rate (\"-\" when unthrottled). " +
-		"Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...; the allotment and how it was found are in the environment above). " +
+		"Broker CPU is each broker's mean over the measured window as a share of its allotment (broker 1 / 2 / ...; the allotment and how it was found are in the environment above); " +
+		"where the allotment is unknown (brokers seen through their metrics endpoints only), broker CPU cores gives all brokers' CPU time per second together. " +
 		"Client CPU is the kbench clients' CPU seconds per million records; where a scenario both produces and consumes it reads producer / consumer, each per million of its own records. " +
 		"Spread is half the range of the repeats' records/s over the median."
 	latencyIntro = "Latency runs from the moment a record was due to its acknowledgement, in milliseconds: under a throttle a record is due at its slot, " +

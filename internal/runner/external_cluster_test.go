@@ -22,6 +22,16 @@ import (
 // bootstrap address only, no metrics endpoint, no broker process on this machine.
 func bareCluster() *External { return &External{Bootstrap: testCluster.Bootstrap()} }
 
+// saslCluster is bareCluster through the SCRAM-over-TLS listener, with its client properties
+// file as --command-config gives it.
+func saslCluster(t *testing.T) *External {
+	e, ok := testCluster.Endpoint("sasl")
+	if !ok {
+		t.Fatal("the test cluster has no sasl listener")
+	}
+	return &External{Bootstrap: e.Bootstrap, Properties: e.Properties, CommandConfig: e.PropertiesFile}
+}
+
 // foreign is a topic with records and a consumer group with committed offsets that belong
 // to someone else; a run must leave both exactly as they were.
 type foreign struct{ topic, group string }
@@ -125,7 +135,7 @@ func containing(names []string, s string) []string {
 }
 
 // TestExternalWithoutBrokerMetrics runs the quick study's shape, plus a consume-only and a
-// produce+consume scenario, on a cluster with no metrics endpoint and no local broker
+// produce+consume scenario, on a SASL cluster with no metrics endpoint and no local broker
 // process: every repeat is valid from the clients' figures, run.json says broker metrics are
 // absent, and someone else's topic and group are unchanged.
 func TestExternalWithoutBrokerMetrics(t *testing.T) {
@@ -151,7 +161,7 @@ scenarios:
 `
 	plan := parseStudy(t, text)
 	opts := options(t, plan, text)
-	opts.External = bareCluster()
+	opts.External = saslCluster(t)
 	out, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("run: %v", err)
@@ -163,8 +173,11 @@ scenarios:
 	if bm := rd.Run.Environment.BrokerMetrics; !bm.Absent() || !reflect.DeepEqual(bm.Missing, []int{1, 2}) {
 		t.Errorf("broker_metrics %+v, want absent with brokers 1 and 2 missing", bm)
 	}
-	if got := rd.Run.Target; got.Bootstrap != testCluster.Bootstrap() || got.ClusterID == "" {
-		t.Errorf("target %+v, want the bootstrap servers and a cluster ID", got)
+	if got, ext := rd.Run.Target, opts.External; got.Bootstrap != ext.Bootstrap || got.CommandConfig != ext.CommandConfig || got.ClusterID == "" {
+		t.Errorf("target %+v, want %s, %s and a cluster ID", got, ext.Bootstrap, ext.CommandConfig)
+	}
+	if env := rd.Run.Environment; env.Security != "SASL_SSL" {
+		t.Errorf("security %q, want SASL_SSL", env.Security)
 	}
 	for id, reps := range rd.Repeats {
 		for _, rep := range reps {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kbench/kbench/internal/redact"
 )
 
 // saslUser is the user the embedded cluster creates for SASL clients.
@@ -218,7 +220,12 @@ func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error
 			defer remove()
 			out, err := cmd.CombinedOutput()
 			if err != nil {
-				errs[i] = fmt.Errorf("format broker %d storage: %v: %s", n.ID, err, lastLines(string(out), 8))
+				// The tool may quote its arguments back when it rejects them.
+				text := string(out)
+				if opts.password != "" {
+					text = strings.ReplaceAll(text, opts.password, redact.Marker)
+				}
+				errs[i] = fmt.Errorf("format broker %d storage: %v: %s", n.ID, err, lastLines(text, 8))
 			}
 		}()
 	}

@@ -157,3 +157,17 @@ defaults:
 		leaks(fmt.Sprintf("/proc/%d/cmdline", br.PID), strings.ReplaceAll(string(data), "\x00", " "))
 	}
 }
+
+// TestResumeRefusesARedactedStudy checks that a run whose study copy lost secret broker
+// configs to redaction is not resumed with "[redacted]" as a broker's password.
+func TestResumeRefusesARedactedStudy(t *testing.T) {
+	dir := t.TempDir()
+	study := "name: s\ncluster:\n  broker_configs:\n    ssl.keystore.password: \"[redacted]\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "study.yaml"), []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := loadStudy(nil, dir)
+	if err == nil || !strings.Contains(err.Error(), "cluster.broker_configs.ssl.keystore.password was redacted when the study was copied, so this run cannot be resumed") {
+		t.Errorf("error = %v", err)
+	}
+}

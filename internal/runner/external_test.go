@@ -155,3 +155,13 @@ func TestRecordTarget(t *testing.T) {
 		t.Errorf("recorded %+v, want %+v", got, want)
 	}
 }
+
+// --allow-existing-group names a group the study uses; a typo is refused before the cluster
+// is asked anything.
+func TestAllowExistingGroupTypo(t *testing.T) {
+	plan := parseStudy(t, "name: t-typo\ndefaults:\n  consumers: {count: 1, group: orders}\n")
+	_, err := (&target{}).checkGroups(t.Context(), plan, []string{"ordres"})
+	if err == nil || !strings.Contains(err.Error(), "--allow-existing-group ordres: no scenario of study t-typo names that consumer group") {
+		t.Errorf("error %v, want the unknown group named", err)
+	}
+}

@@ -36,6 +36,11 @@ func (t *target) checkGroups(ctx context.Context, plan *study.Plan, allowed []st
 			}
 		}
 	}
+	for _, g := range allowed {
+		if _, ok := named[g]; !ok {
+			return nil, fmt.Errorf("--allow-existing-group %s: no scenario of study %s names that consumer group (consumers.group)", g, plan.Name)
+		}
+	}
 	shared := map[string]bool{}
 	if len(named) == 0 {
 		return shared, nil

@@ -165,3 +165,18 @@ func TestAllowExistingGroupTypo(t *testing.T) {
 		t.Errorf("error %v, want the unknown group named", err)
 	}
 }
+
+// The fill of a consume-only scenario writes its records at --max-rate, all of them (no
+// duration cuts it short), and is unlimited without a cap.
+func TestFillConfig(t *testing.T) {
+	plan := parseStudy(t, "name: t-fill\nwarmup: 2s\ndefaults:\n  producers: {count: 0, record_size: 100, duration: 3s}\n  consumers: {count: 1, records: 5000}\n")
+	sc := plan.Scenarios[0]
+	for _, maxRate := range []float64{0, 1500} {
+		r := &runner{opts: Options{MaxRate: maxRate}, plan: plan, target: &target{}}
+		cfg := r.fillConfig("kbench-x", sc)
+		if cfg.Rate != maxRate || cfg.Records != 5000 || cfg.Duration != 0 || cfg.Warmup != 0 || cfg.Producers != 1 || cfg.Properties["acks"] != "all" {
+			t.Errorf("--max-rate %g: fill rate %g, %d records, duration %s, warm-up %s, %d producer(s), acks %q; want rate %g, 5000 records, no duration or warm-up, 1 producer, acks all",
+				maxRate, cfg.Rate, cfg.Records, cfg.Duration, cfg.Warmup, cfg.Producers, cfg.Properties["acks"], maxRate)
+		}
+	}
+}

@@ -197,11 +197,7 @@ func (r *runner) producerConfig(topic string, sc study.Scenario, e2e bool) load.
 // fill writes the records a consume-only scenario reads, unmeasured, as fast as --max-rate
 // allows (it is load on the cluster all the same).
 func (r *runner) fill(ctx context.Context, topic string, sc study.Scenario) (int64, error) {
-	cfg := r.producerConfig(topic, sc, true)
-	cfg.Producers, cfg.Rate, cfg.WarmupRecords, cfg.Warmup, cfg.Duration = 1, r.opts.MaxRate, 0, 0, 0
-	cfg.Records = fillRecords(sc)
-	cfg.Properties["acks"] = "all"
-	res, err := load.Produce(ctx, cfg, nil)
+	res, err := load.Produce(ctx, r.fillConfig(topic, sc), nil)
 	if err != nil {
 		return 0, fmt.Errorf("fill topic %s: %w", topic, err)
 	}
@@ -209,6 +205,16 @@ func (r *runner) fill(ctx context.Context, topic string, sc study.Scenario) (int
 		return 0, fmt.Errorf("fill topic %s: %d records failed", topic, res.Total.Failed)
 	}
 	return res.Total.Acked, nil
+}
+
+// fillConfig is the fill's load: one producer, every record acknowledged by all replicas,
+// no warm-up, at --max-rate (unlimited without it).
+func (r *runner) fillConfig(topic string, sc study.Scenario) load.ProducerConfig {
+	cfg := r.producerConfig(topic, sc, true)
+	cfg.Producers, cfg.Rate, cfg.WarmupRecords, cfg.Warmup, cfg.Duration = 1, r.opts.MaxRate, 0, 0, 0
+	cfg.Records = fillRecords(sc)
+	cfg.Properties["acks"] = "all"
+	return cfg
 }
 
 // fillRecords is how many records the fill of a consume-only scenario writes.

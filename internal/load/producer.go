@@ -14,7 +14,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/metrics"
-	kbsettings "github.com/kbench/kbench/internal/settings"
 )
 
 // slot is one record in flight with what its acknowledgement needs. Slots are reused, so
@@ -61,7 +60,17 @@ type producerWorker struct {
 
 	errMu sync.Mutex
 	errs  map[string]int64
+
+	// blocked and maxLag are written by run's goroutine only and read after it ends (see
+	// ProduceResult.BlockedSends and MaxSendLagMs).
+	blocked int64
+	maxLag  time.Duration
 }
+
+// blockedSend is how long handing a record to the client may take before the send counts as
+// blocked: kgo's Produce returns in microseconds unless the buffer (buffer.memory, or
+// max.in.flight with the batches behind it) is full and it waits for space.
+const blockedSend = time.Millisecond
 
 func (w *producerWorker) promise(r *kgo.Record, err error) {
 	s := r.Context.(*slot)
@@ -104,216 +113,23 @@ func (w *producerWorker) promise(r *kgo.Record, err error) {
 	w.active.Done()
 }
 
-// Produce runs cfg and returns its result. tick, if not nil, is called every
-// cfg.TickInterval from one goroutine. Per-record failures are counted in the result, not
-// returned as errors; the error is for a run that could not start. Cancelling ctx stops
-// sending and finishes with what was sent (Interrupted is then true).
+// Produce runs cfg once and returns its result: it opens the clients, runs one trial with
+// cfg's schedule and closes them (see Producers for several trials on the same clients).
+// tick, if not nil, is called every cfg.TickInterval from one goroutine. Per-record failures
+// are counted in the result, not returned as errors; the error is for a run that could not
+// start. Cancelling ctx stops sending and finishes with what was sent (Interrupted is then
+// true).
 func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*ProduceResult, error) {
-	cfg = cfg.withDefaults()
-	if err := cfg.validate(); err != nil {
+	d := cfg.withDefaults()
+	if err := d.validate(); err != nil {
 		return nil, fmt.Errorf("invalid producer configuration: %w", err)
 	}
-	props := map[string]string{}
-	for k, v := range cfg.Properties {
-		props[k] = v
-	}
-	if cfg.TransactionalID != "" {
-		props["transactional.id"] = cfg.TransactionalID
-	}
-	settings, seeds, err := clientSettings(RoleProducer, props, cfg.Bootstrap)
+	p, err := OpenProducers(cfg)
 	if err != nil {
 		return nil, err
 	}
-	// Before any payload is allocated: every record must fit a request and the buffer, and
-	// batch.size must mean to franz-go what it means to the Java client.
-	smallest, largest := recordSizes(&cfg)
-	if err := kbsettings.CheckRecords(settings.resolved, int64(smallest), int64(largest)); err != nil {
-		return nil, fmt.Errorf("invalid producer configuration: %w", err)
-	}
-
-	var pl *payloads
-	switch {
-	case cfg.Payloads != nil:
-		pl = &payloads{list: cfg.Payloads}
-	case cfg.PayloadMonotonic:
-		pl = &payloads{monotonic: true}
-	default:
-		pl = newRandomPayloads(cfg.RecordSize, cfg.Seed)
-	}
-	keys, err := newKeySpace(cfg.Keys, cfg.KeySpace)
-	if err != nil {
-		return nil, err
-	}
-
-	cpu0 := ProcessCPU()
-	start := time.Now()
-	workers := make([]*producerWorker, cfg.Producers)
-	for i := range workers {
-		w := &producerWorker{
-			id: i, start: start, errs: map[string]int64{}, warmupEnd: cfg.Warmup, end: cfg.Duration,
-			due: metrics.NewRecorder(), send: metrics.NewRecorder(),
-			steadyDue: metrics.NewRecorder(), steadySend: metrics.NewRecorder(),
-		}
-		w.firstSteady.Store(-1)
-		w.slots.New = func() any { s := &slot{Context: context.Background()}; return s }
-		opts := []kgo.Opt{
-			kgo.SeedBrokers(seeds...),
-			// Kafka's tool is a Java client named perf-producer-client; ours are numbered.
-			kgo.ClientID(fmt.Sprintf("kbench-producer-%d", i)),
-			// The Java producer asks the broker to auto-create a missing topic
-			// (allow.auto.create.topics=true); kgo does not unless told.
-			kgo.AllowAutoTopicCreation(),
-		}
-		opts = append(opts, settings.Opts...) // user overrides come after our defaults
-		if need := int32(largest + kbsettings.RecordBatchOverhead); need > batchSize(settings) {
-			// Java's batch.size is a soft target: a record larger than it goes out alone in its
-			// own batch. kgo's batch cap is hard and would fail such records as too large, so
-			// the cap is raised to one record; batches still close at one record, as Java's do.
-			opts = append(opts, kgo.ProducerBatchMaxBytes(need))
-		}
-		if cfg.TransactionalID != "" && cfg.Producers > 1 {
-			opts = append(opts, kgo.TransactionalID(fmt.Sprintf("%s-%d", cfg.TransactionalID, i)))
-		}
-		cl, err := kgo.NewClient(opts...)
-		if err != nil {
-			for _, o := range workers[:i] {
-				o.cl.Close()
-			}
-			return nil, fmt.Errorf("unable to create producer client: %w", err)
-		}
-		w.cl = cl
-		workers[i] = w
-	}
-
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// recCtx is given to every record: kgo fails a record whose context ended before it was
-	// sent, and unblocks a Produce waiting for buffer space. It ends StopGrace after ctx (a
-	// cancelled run) or, for a timed run, DrainTimeout after the end.
-	var drainEnd time.Time
-	if cfg.Duration > 0 {
-		var c2 context.CancelFunc
-		runCtx, c2 = context.WithDeadline(runCtx, start.Add(cfg.Duration))
-		defer c2()
-		drainEnd = start.Add(cfg.Duration + cfg.DrainTimeout)
-	}
-	recCtx, stopRecs := graceContext(ctx, StopGrace, drainEnd)
-	defer stopRecs()
-
-	var inWarmup atomic.Bool
-	inWarmup.Store(cfg.WarmupRecords > 0 || cfg.Warmup > 0)
-	// The steady state's start and the CPU used until then, so the steady state's own cost
-	// is known however short it is.
-	var steadyOnce sync.Once
-	var steadyAt time.Time
-	var steadyCPU0 CPUUsage
-	steadyBegins := func() { steadyOnce.Do(func() { steadyAt, steadyCPU0 = time.Now(), ProcessCPU() }) }
-	for _, w := range workers {
-		w.steadyBegins = steadyBegins
-	}
-	if cfg.Warmup > 0 {
-		endWarmup := time.AfterFunc(time.Until(start.Add(cfg.Warmup)), func() {
-			inWarmup.Store(false)
-			steadyBegins()
-		})
-		defer endWarmup.Stop()
-	}
-	var sendErr error
-	var sendErrOnce sync.Once
-	var wg sync.WaitGroup
-	for i, w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := w.run(runCtx, recCtx, &cfg, i, pl, keys, &inWarmup); err != nil {
-				sendErrOnce.Do(func() { sendErr = err })
-				cancel()
-			}
-		}()
-	}
-
-	dueRecs := make([]*metrics.Recorder, len(workers))
-	sendRecs := make([]*metrics.Recorder, len(workers))
-	for i, w := range workers {
-		dueRecs[i], sendRecs[i] = w.due, w.send
-	}
-	dueM, sendM := metrics.NewMerger(dueRecs...), metrics.NewMerger(sendRecs...)
-	tickDone := make(chan struct{})
-	stopTicks := make(chan struct{})
-	go func() {
-		defer close(tickDone)
-		producerTicks(workers, dueM, sendM, cfg.TickInterval, start, &inWarmup, stopTicks, tick)
-	}()
-	wg.Wait()
-	close(stopTicks)
-	<-tickDone
-	for _, w := range workers {
-		w.cl.Close()
-		w.active.Wait()
-	}
-	cpuEnd := ProcessCPU()
-	cpu := cpuEnd.sub(cpu0)
-
-	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,
-		Errors: map[string]int64{}, Settings: settings.Effective, Warnings: settings.Warnings,
-		Interrupted: ctx.Err() != nil}
-	var acked, failed, unsent, drained, byts, sAcked, sFailed, sBytes, lastAck int64
-	firstSteady := int64(-1)
-	var sDueRecs, sSendRecs []*metrics.Recorder
-	for _, w := range workers {
-		acked += w.acked.Load()
-		failed += w.failed.Load()
-		unsent += w.unsent.Load()
-		drained += w.drained.Load()
-		byts += w.bytes.Load()
-		sAcked += w.steadyAcked.Load()
-		sFailed += w.steadyFailed.Load()
-		sBytes += w.sbyts.Load()
-		lastAck = max(lastAck, w.lastAck.Load())
-		if f := w.firstSteady.Load(); f >= 0 && (firstSteady < 0 || f < firstSteady) {
-			firstSteady = f
-		}
-		for k, v := range w.errs {
-			res.Errors[k] += v
-		}
-		sDueRecs, sSendRecs = append(sDueRecs, w.steadyDue), append(sSendRecs, w.steadySend)
-	}
-	// The last tick drains what the periodic ticks have not: the mergers' cumulative
-	// histograms then hold every acknowledgement of the run.
-	_, due := dueM.Tick()
-	_, send := sendM.Tick()
-	end := time.Duration(lastAck)
-	if end == 0 {
-		end = time.Since(start)
-	}
-	res.Sent = acked + failed
-	res.Unsent, res.Drained = unsent, drained
-	res.Total = newProduceStats(acked, failed, byts, end, due.Clone(), send.Clone())
-	if cfg.WarmupRecords > 0 || cfg.Warmup > 0 {
-		_, sd := metrics.NewMerger(sDueRecs...).Tick()
-		_, ss := metrics.NewMerger(sSendRecs...).Tick()
-		el := time.Duration(0)
-		switch {
-		case cfg.Warmup > 0 && end > cfg.Warmup:
-			el = end - cfg.Warmup
-		case cfg.Warmup == 0 && firstSteady >= 0:
-			el = end - time.Duration(firstSteady)
-		}
-		st := newProduceStats(sAcked, sFailed, sBytes, el, sd.Clone(), ss.Clone())
-		res.Steady = &st
-	}
-	res.CPU = clientCPU(cpu, acked)
-	if res.Steady != nil {
-		steadyOnce.Do(func() {}) // no steady state began: nothing more to record
-		if !steadyAt.IsZero() {
-			c := clientCPU(cpuEnd.sub(steadyCPU0), res.Steady.Acked)
-			res.SteadyCPU, res.SteadyStart = &c, steadyAt
-		}
-	}
-	if sendErr != nil {
-		return res, sendErr
-	}
-	return res, nil
+	defer p.Close()
+	return p.Trial(ctx, d.schedule(), tick)
 }
 
 // run sends worker i's share of the records, paced, until ctx ends, and waits for their
@@ -392,6 +208,10 @@ func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i
 		// failed by delivery.timeout.ms) while recCtx lives, so that a timed run's last
 		// records are drained and counted instead of dropped at the deadline.
 		w.cl.Produce(recCtx, &s.rec, w.promise)
+		if time.Since(w.start)-sent > blockedSend {
+			w.blocked++
+		}
+		w.maxLag = max(w.maxLag, sent-due)
 
 		if txn && time.Since(txnStart) >= cfg.TransactionDuration {
 			if err = w.commit(recCtx); err != nil {

@@ -103,6 +103,11 @@ func (c *ProducerConfig) withDefaults() ProducerConfig {
 
 // validate checks the fields together and names the offending value and its limit.
 func (c *ProducerConfig) validate() error {
+	return errors.Join(c.validateClients(), c.schedule().validate())
+}
+
+// validateClients checks what the clients and records need, whatever the schedule.
+func (c *ProducerConfig) validateClients() error {
 	var errs []error
 	if c.Topic == "" {
 		errs = append(errs, errors.New("topic is required"))
@@ -126,21 +131,6 @@ func (c *ProducerConfig) validate() error {
 	if c.RecordSize < 0 {
 		errs = append(errs, fmt.Errorf("record size %d is negative", c.RecordSize))
 	}
-	if c.Records < 0 {
-		errs = append(errs, fmt.Errorf("records %d is negative", c.Records))
-	}
-	if c.Records == 0 && c.Duration <= 0 {
-		errs = append(errs, errors.New("a number of records or a duration is required"))
-	}
-	if c.Records > 0 && c.WarmupRecords >= c.Records {
-		errs = append(errs, fmt.Errorf("warm-up records %d is not fewer than the %d records of the run", c.WarmupRecords, c.Records))
-	}
-	if c.WarmupRecords > 0 && c.Warmup > 0 {
-		errs = append(errs, errors.New("warm-up is given both as records and as a duration"))
-	}
-	if c.Duration > 0 && c.Warmup >= c.Duration {
-		errs = append(errs, fmt.Errorf("warm-up %v is not shorter than the run's %v", c.Warmup, c.Duration))
-	}
 	if c.KeySpace < 1 {
 		errs = append(errs, fmt.Errorf("key space %d is less than 1", c.KeySpace))
 	}
@@ -152,6 +142,53 @@ func (c *ProducerConfig) validate() error {
 	}
 	if c.TransactionDuration < 0 {
 		errs = append(errs, fmt.Errorf("transaction duration %v is negative", c.TransactionDuration))
+	}
+	return errors.Join(errs...)
+}
+
+// Schedule is what one trial sends: its offered rate, its length and its warm-up. It is the
+// part of a ProducerConfig that may change between the trials of one set of clients.
+type Schedule struct {
+	// Rate is the total offered rate in records/s; 0 or less means unlimited.
+	Rate float64 `json:"rate,omitempty"`
+	// Records is the total to send; 0 means until Duration ends.
+	Records int64 `json:"records,omitempty"`
+	// Duration bounds the trial; 0 means until Records are sent.
+	Duration time.Duration `json:"duration,omitempty"`
+	// WarmupRecords or Warmup is left out of the steady statistics (see ProducerConfig).
+	WarmupRecords int64         `json:"warmup_records,omitempty"`
+	Warmup        time.Duration `json:"warmup,omitempty"`
+}
+
+// schedule is the schedule c describes.
+func (c *ProducerConfig) schedule() Schedule {
+	return Schedule{Rate: c.Rate, Records: c.Records, Duration: c.Duration,
+		WarmupRecords: c.WarmupRecords, Warmup: c.Warmup}
+}
+
+// apply sets c's schedule to s.
+func (s Schedule) apply(c *ProducerConfig) {
+	c.Rate, c.Records, c.Duration = s.Rate, s.Records, s.Duration
+	c.WarmupRecords, c.Warmup = s.WarmupRecords, s.Warmup
+}
+
+// validate checks the schedule's fields together.
+func (s Schedule) validate() error {
+	var errs []error
+	if s.Records < 0 {
+		errs = append(errs, fmt.Errorf("records %d is negative", s.Records))
+	}
+	if s.Records == 0 && s.Duration <= 0 {
+		errs = append(errs, errors.New("a number of records or a duration is required"))
+	}
+	if s.Records > 0 && s.WarmupRecords >= s.Records {
+		errs = append(errs, fmt.Errorf("warm-up records %d is not fewer than the %d records of the run", s.WarmupRecords, s.Records))
+	}
+	if s.WarmupRecords > 0 && s.Warmup > 0 {
+		errs = append(errs, errors.New("warm-up is given both as records and as a duration"))
+	}
+	if s.Duration > 0 && s.Warmup >= s.Duration {
+		errs = append(errs, fmt.Errorf("warm-up %v is not shorter than the run's %v", s.Warmup, s.Duration))
 	}
 	return errors.Join(errs...)
 }

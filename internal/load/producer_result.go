@@ -66,6 +66,12 @@ type ProduceResult struct {
 	// records already handed over; they are in Total (and Steady), latency included.
 	Drained int64        `json:"drained,omitempty"`
 	Total   ProduceStats `json:"total"`
+	// BlockedSends counts records whose hand-over to the client waited more than a
+	// millisecond for buffer space: the producer's buffer was full, so the offered rate was
+	// more than the client could pass on. MaxSendLagMs is how far, at most, a send fell
+	// behind its due time (0 when unlimited: records are due when sent).
+	BlockedSends int64   `json:"blocked_sends,omitempty"`
+	MaxSendLagMs float64 `json:"max_send_lag_ms,omitempty"`
 	// Steady leaves the warm-up out; nil without warm-up.
 	Steady *ProduceStats `json:"steady,omitempty"`
 	// Errors counts failed records by error text.

@@ -32,6 +32,10 @@ func TestProduceConsumeAccountingFake(t *testing.T) {
 		{"three producers uneven split", ProducerConfig{Producers: 3, RecordSize: 10, Records: 1001}, 1001},
 		{"keys round robin with warm-up", ProducerConfig{Producers: 2, RecordSize: 50, Records: 1000, WarmupRecords: 200,
 			Keys: KeysRoundRobin, KeySpace: 10}, 1000},
+		// More producers than latency shards (GOMAXPROCS): producers share recorders, and every
+		// latency still counts once (1000 = 25 x 40; steady: 1000 - 250 = 750).
+		{"25 producers share latency shards", ProducerConfig{Producers: 25, RecordSize: 10, Records: 1000,
+			WarmupRecords: 250}, 1000},
 		{"monotonic payload, acks=1", ProducerConfig{PayloadMonotonic: true, Records: 500,
 			Properties: map[string]string{"acks": "1", "linger.ms": "0"}}, 500},
 		{"payload list, random keys, lz4", ProducerConfig{Payloads: [][]byte{[]byte("a"), []byte("bb")}, Records: 300,
@@ -61,6 +65,9 @@ func TestProduceConsumeAccountingFake(t *testing.T) {
 			if cfg.WarmupRecords > 0 {
 				if res.Steady == nil || res.Steady.Acked != tt.want-cfg.WarmupRecords {
 					t.Errorf("steady = %+v, want %d acked", res.Steady, tt.want-cfg.WarmupRecords)
+				}
+				if n := tt.want - cfg.WarmupRecords; res.Steady != nil && (res.Steady.DueLatency.Count != n || res.Steady.SendLatency.Count != n) {
+					t.Errorf("steady latency counts due %d send %d, want %d", res.Steady.DueLatency.Count, res.Steady.SendLatency.Count, n)
 				}
 			} else if res.Steady != nil {
 				t.Errorf("steady stats without warm-up: %+v", res.Steady)

@@ -56,7 +56,8 @@ type producerWorker struct {
 	// steadyBegins is called when the first steady record is sent (warm-up by records).
 	steadyBegins func()
 
-	due, send, steadyDue, steadySend *metrics.Recorder
+	// The latency recorders this producer shares with others (see latencyShards).
+	*latencyRecorders
 
 	errMu sync.Mutex
 	errs  map[string]int64

@@ -122,8 +122,9 @@ type trial struct {
 	steadyOnce sync.Once
 	steadyAt   time.Time
 	steadyCPU0 CPUUsage
-	// dueM and sendM merge the workers' recorders: ticks drain them, the result takes their
-	// cumulative histograms.
+	// shards are the workers' latency recorders; dueM and sendM merge them: ticks drain
+	// them, the result takes their cumulative histograms.
+	shards      []*latencyRecorders
 	dueM, sendM *metrics.Merger
 }
 
@@ -139,25 +140,21 @@ func (p *Producers) Trial(ctx context.Context, s Schedule, tick func(Tick)) (*Pr
 	if len(p.clients) == 0 {
 		return nil, fmt.Errorf("producers are closed")
 	}
-	t := &trial{cfg: p.cfg, cpu0: ProcessCPU(), start: time.Now()}
+	t := &trial{cfg: p.cfg, cpu0: ProcessCPU(), start: time.Now(), shards: latencyShards(len(p.clients))}
 	s.apply(&t.cfg)
 	for i, cl := range p.clients {
 		w := &producerWorker{
 			id: i, cl: cl, start: t.start, errs: map[string]int64{},
 			warmupEnd: t.cfg.Warmup, end: t.cfg.Duration,
-			due: metrics.NewRecorder(), send: metrics.NewRecorder(),
-			steadyDue: metrics.NewRecorder(), steadySend: metrics.NewRecorder(),
-			steadyBegins: t.steadyBegins,
+			latencyRecorders: t.shards[i%len(t.shards)],
+			steadyBegins:     t.steadyBegins,
 		}
 		w.firstSteady.Store(-1)
 		w.slots.New = func() any { return &slot{Context: context.Background()} }
 		t.workers = append(t.workers, w)
 	}
-	var dues, sends []*metrics.Recorder
-	for _, w := range t.workers {
-		dues, sends = append(dues, w.due), append(sends, w.send)
-	}
-	t.dueM, t.sendM = metrics.NewMerger(dues...), metrics.NewMerger(sends...)
+	t.dueM = shardMergers(t.shards, func(r *latencyRecorders) *metrics.Recorder { return r.due })
+	t.sendM = shardMergers(t.shards, func(r *latencyRecorders) *metrics.Recorder { return r.send })
 	sendErr := t.send(ctx, p, tick)
 	res := t.collect(ctx, p.settings)
 	return res, sendErr

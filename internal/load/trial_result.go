@@ -16,7 +16,6 @@ func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceR
 		Interrupted: ctx.Err() != nil}
 	var acked, failed, unsent, drained, byts, sAcked, sFailed, sBytes, lastAck int64
 	firstSteady := int64(-1)
-	var sDueRecs, sSendRecs []*metrics.Recorder
 	for _, w := range t.workers {
 		acked += w.acked.Load()
 		failed += w.failed.Load()
@@ -35,7 +34,6 @@ func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceR
 		}
 		res.BlockedSends += w.blocked
 		res.MaxSendLagMs = max(res.MaxSendLagMs, float64(w.maxLag)/float64(time.Millisecond))
-		sDueRecs, sSendRecs = append(sDueRecs, w.steadyDue), append(sSendRecs, w.steadySend)
 	}
 	// The last tick drains what the periodic ticks have not: the mergers' cumulative
 	// histograms then hold every acknowledgement of the trial.
@@ -49,8 +47,8 @@ func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceR
 	res.Unsent, res.Drained = unsent, drained
 	res.Total = newProduceStats(acked, failed, byts, end, due.Clone(), send.Clone())
 	if cfg.WarmupRecords > 0 || cfg.Warmup > 0 {
-		_, sd := metrics.NewMerger(sDueRecs...).Tick()
-		_, ss := metrics.NewMerger(sSendRecs...).Tick()
+		_, sd := shardMergers(t.shards, func(r *latencyRecorders) *metrics.Recorder { return r.steadyDue }).Tick()
+		_, ss := shardMergers(t.shards, func(r *latencyRecorders) *metrics.Recorder { return r.steadySend }).Tick()
 		el := time.Duration(0)
 		switch {
 		case cfg.Warmup > 0 && end > cfg.Warmup:

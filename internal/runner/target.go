@@ -308,6 +308,11 @@ func (t *target) ping(ctx context.Context) error {
 	defer cancel()
 	if versions, err := t.admin.ApiVersions(ctx); err == nil {
 		for _, v := range versions {
+			// A broker whose request failed (a cancelled run, a broker going away) has no
+			// versions to guess from: kadm would dereference its missing response.
+			if v.Err != nil {
+				continue
+			}
 			if guess := v.VersionGuess(); guess != "" {
 				t.kafkaVersion = strings.TrimPrefix(guess, "v")
 				break

@@ -47,7 +47,7 @@ type SamplerConfig struct {
 	// Interval is the sampling period, overriding the default of one second.
 	Interval time.Duration
 	// HTTPClient scrapes the metrics endpoints, overriding the default client, whose timeout
-	// is the Interval.
+	// is five intervals, at least five seconds.
 	HTTPClient *http.Client
 	// Cgroup is the cgroup file system (os.DirFS("/sys/fs/cgroup")); with Proc it gives the
 	// host rows the CPU of kbench's own cgroup against its quota, when it has one. nil
@@ -58,6 +58,9 @@ type SamplerConfig struct {
 	PageSize int
 }
 
+// scrapeTimeoutFloor is the shortest time a metrics scrape is given.
+const scrapeTimeoutFloor = 5 * time.Second
+
 // validate checks the configuration and fills in defaults.
 func (c *SamplerConfig) validate() error {
 	if c.Interval == 0 {
@@ -67,7 +70,11 @@ func (c *SamplerConfig) validate() error {
 		return fmt.Errorf("sampling interval %s is shorter than the minimum 10ms", c.Interval)
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{Timeout: c.Interval}
+		// A JMX exporter scrape walks every MBean and can take longer than one interval on a
+		// busy host (its first scrape most of all); a scrape cut at the interval loses the
+		// row. Rates divide by the time between completed scrapes, so a slow scrape only
+		// makes its row longer.
+		c.HTTPClient = &http.Client{Timeout: max(5*c.Interval, scrapeTimeoutFloor)}
 	}
 	if c.PageSize == 0 {
 		c.PageSize = os.Getpagesize()

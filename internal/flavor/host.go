@@ -1,0 +1,141 @@
+package flavor
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Host is where cgroups, devices and memory-backed directories are found. Tests point it at
+// a temporary directory; System is the real machine.
+type Host struct {
+	// Cgroup is the cgroup mount root (/sys/fs/cgroup): v1 hierarchies are directories
+	// below it named as /proc/self/cgroup lists their controllers, a v2 hierarchy is it.
+	Cgroup string
+	// Proc is /proc, Sys is /sys, Shm a memory-backed filesystem (/dev/shm).
+	Proc, Sys, Shm string
+
+	// device returns the device number of the filesystem holding a path.
+	device func(path string) (major, minor uint32, err error)
+	// memoryBacked reports whether a directory is on tmpfs.
+	memoryBacked func(dir string) bool
+	// rmdir removes a cgroup (cgroupfs removes a cgroup's files with its directory).
+	rmdir func(dir string) error
+}
+
+// System is this machine.
+func System() Host {
+	return Host{Cgroup: "/sys/fs/cgroup", Proc: "/proc", Sys: "/sys", Shm: "/dev/shm",
+		device: statDevice, memoryBacked: onTmpfs, rmdir: syscall.Rmdir}
+}
+
+// hierarchy is where one controller's cgroups are: the cgroup kbench itself is in, under
+// that controller's mount.
+type hierarchy struct {
+	version int
+	dir     string // kbench's own cgroup in this hierarchy (absolute)
+}
+
+// controllerNames maps a limit's v1 controller to its v2 name.
+var controllerNames = map[string]string{"cpu": "cpu", "cpuset": "cpuset", "blkio": "io"}
+
+// find locates controller (v1 name) for this process: a v1 line "N:cpu,cpuacct:/path" in
+// /proc/self/cgroup puts it at <Cgroup>/cpu,cpuacct/path; otherwise the v2 line "0::/path"
+// puts it at <Cgroup>/path, if the v2 hierarchy offers the controller at all.
+func (h Host) find(controller string) (hierarchy, error) {
+	b, err := os.ReadFile(filepath.Join(h.Proc, "self", "cgroup"))
+	if err != nil {
+		return hierarchy{}, fmt.Errorf("unable to read the process's cgroups: %w", err)
+	}
+	v2, haveV2 := "", false
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		if f[0] == "0" && f[1] == "" {
+			v2, haveV2 = f[2], true
+			continue
+		}
+		for _, c := range strings.Split(f[1], ",") {
+			if c == controller {
+				return hierarchy{version: 1, dir: filepath.Join(h.Cgroup, f[1], f[2])}, nil
+			}
+		}
+	}
+	name := controllerNames[controller]
+	if haveV2 {
+		avail, err := os.ReadFile(filepath.Join(h.Cgroup, "cgroup.controllers"))
+		if err == nil && contains(strings.Fields(string(avail)), name) {
+			return hierarchy{version: 2, dir: filepath.Join(h.Cgroup, v2)}, nil
+		}
+	}
+	return hierarchy{}, fmt.Errorf("the %s cgroup controller is not available on this host (neither a cgroup v1 hierarchy nor cgroup v2's cgroup.controllers at %s lists it)", controller, h.Cgroup)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Remove removes the cgroups in dirs (a Group's Dirs), once their processes have exited;
+// the kernel may take a moment to let go of a killed process, hence the retries. Only
+// directories named kbench-* are touched, and ones already gone are fine.
+func (h Host) Remove(dirs []string) error {
+	var errs []error
+	for i := len(dirs) - 1; i >= 0; i-- {
+		d := dirs[i]
+		if !strings.HasPrefix(filepath.Base(d), namePrefix) {
+			errs = append(errs, fmt.Errorf("not removing cgroup %s: kbench names its cgroups %s*", d, namePrefix))
+			continue
+		}
+		var err error
+		for try := 0; try < 50; try++ {
+			if err = h.rmdir(d); err == nil || errors.Is(err, os.ErrNotExist) {
+				err = nil
+				break
+			}
+			if !errors.Is(err, syscall.EBUSY) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("remove cgroup %s: %w", d, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// namePrefix starts the name of every cgroup and memory-backed directory kbench creates.
+const namePrefix = "kbench-"
+
+// onTmpfs reports whether dir is on tmpfs (statfs(2) TMPFS_MAGIC).
+func onTmpfs(dir string) bool {
+	var st syscall.Statfs_t
+	return syscall.Statfs(dir, &st) == nil && st.Type == 0x01021994
+}
+
+// statDevice returns the device number (major:minor) of the filesystem holding path.
+func statDevice(path string) (uint32, uint32, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return 0, 0, err
+	}
+	dev := uint64(st.Dev)
+	// The kernel's new_encode_dev layout, as glibc's gnu_dev_major/minor decode it.
+	major := uint32((dev>>8)&0xfff | (dev>>32)&^uint64(0xfff))
+	minor := uint32(dev&0xff | (dev>>12)&^uint64(0xff))
+	return major, minor, nil
+}

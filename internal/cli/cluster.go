@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/flavor"
 )
 
 func newClusterCommand() *cobra.Command {
@@ -41,6 +42,7 @@ func newClusterUpCommand() *cobra.Command {
 	var (
 		opts   cluster.Options
 		config []string
+		disk   string
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -49,10 +51,15 @@ func newClusterUpCommand() *cobra.Command {
 wait until all are registered and a topic replicated on all of them can be created.
 With --sasl or --tls it adds those listeners and writes a client properties file
 (Java client names) that kbench and Kafka's own tools accept.
+--broker-cpus, --cpuset and --disk put each broker in a cgroup of its own (named with the
+cluster's ID, removed by cluster down) with that CPU quota, CPU pinning and disk class;
+where the cgroups cannot be written, the cluster does not start.
 
 Examples:
   kbench cluster up
   kbench cluster up --brokers 1 --heap 1g
+  kbench cluster up --broker-cpus 0.5 --disk write_mib_per_sec=50,write_iops=2000
+  kbench cluster up --disk tmpfs
   kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -64,6 +71,9 @@ Examples:
 			opts.Keep, opts.Detach = true, true // the cluster outlives this command
 			opts.Log = cmd.ErrOrStderr()
 			if opts.BrokerConfig, err = parseKeyValues("--config", config); err != nil {
+				return err
+			}
+			if err := flavorFlags(cmd, &opts.Limits, disk); err != nil {
 				return err
 			}
 			c, err := cluster.Start(cmd.Context(), opts)
@@ -90,7 +100,28 @@ Examples:
 	f.BoolVar(&opts.TLS, "tls", false, "add a TLS listener (and make the SASL listener SASL_SSL)")
 	f.StringVar(&opts.KafkaVersion, "kafka-version", cluster.DefaultKafkaVersion, "Apache Kafka version (jars from Maven Central; KAFKA_HOME overrides)")
 	f.StringArrayVar(&config, "config", nil, "broker config key=value (server.properties), repeatable")
+	f.Float64Var(&opts.Limits.CPUs, "broker-cpus", 0, "CPU quota of each broker in cores, e.g. 0.5 (a cgroup per broker)")
+	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
+	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
 	return cmd
+}
+
+// flavorFlags checks --broker-cpus and --cpuset and parses --disk into l.
+func flavorFlags(cmd *cobra.Command, l *flavor.Limits, disk string) error {
+	if cmd.Flags().Changed("broker-cpus") && l.CPUs < flavor.MinCPUs {
+		return fmt.Errorf("--broker-cpus %g: want at least %g cores", l.CPUs, flavor.MinCPUs)
+	}
+	if disk != "" {
+		d, err := flavor.ParseDisk(disk)
+		if err != nil {
+			return fmt.Errorf("--disk: %w", err)
+		}
+		l.Disk = d
+	}
+	if err := l.Validate("cluster"); err != nil {
+		return fmt.Errorf("--%s", strings.ReplaceAll(strings.TrimPrefix(err.Error(), "cluster."), "_", "-"))
+	}
+	return nil
 }
 
 func dirFlag(dir string) string {
@@ -107,6 +138,9 @@ func printEndpoints(w io.Writer, c *cluster.Cluster) {
 		if e.PropertiesFile != "" {
 			fmt.Fprintf(w, "      client properties: %s\n", e.PropertiesFile)
 		}
+	}
+	if l := c.Limits(); l.Any() || l.Disk.Tmpfs {
+		fmt.Fprintf(w, "each broker limited to: %s\n", l)
 	}
 }
 

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/kbench/kbench/internal/flavor"
 )
 
 // Options configure an embedded cluster.
@@ -43,10 +45,14 @@ type Options struct {
 	// Detach lets the brokers outlive this process (`kbench cluster up`). Otherwise they are
 	// killed when it exits, even by SIGKILL or a test timeout, so no broker is orphaned.
 	Detach bool
+	// Limits are each broker's CPU quota, CPU pinning and disk class, applied through a
+	// cgroup per broker (internal/flavor); the zero value limits nothing.
+	Limits flavor.Limits
 	// Log receives progress messages; nil discards them.
 	Log io.Writer
 
 	password string // SASL password, generated
+	dataRoot string // memory-backed directory holding the log dirs, with the tmpfs disk class
 }
 
 // Endpoint is one client listener of the cluster.
@@ -149,6 +155,11 @@ func (c *Cluster) StopWithin(grace time.Duration) error {
 		}
 	}
 	if err := stopProcesses(pids, grace); err != nil {
+		return err
+	}
+	// Cgroups and memory-backed log dirs go even when the directory stays: they hold the
+	// host's resources, not anything to inspect.
+	if err := c.releaseFlavor(); err != nil {
 		return err
 	}
 	if c.keep {
@@ -258,7 +269,7 @@ func (o *Options) validate() error {
 	if o.KafkaVersion == "" {
 		o.KafkaVersion = DefaultKafkaVersion
 	}
-	return nil
+	return o.Limits.Validate("cluster")
 }
 
 // prepareDir makes dir ready for a new cluster. It refuses a directory holding a running
@@ -283,6 +294,9 @@ func prepareDir(dir string) error {
 		if alive {
 			return fmt.Errorf("%w in %s (broker %d is up): use it, or run `kbench cluster down` first", ErrRunning, dir, id)
 		}
+	}
+	if err := old.releaseFlavor(); err != nil {
+		return fmt.Errorf("clear stopped cluster in %s: %w", dir, err)
 	}
 	for _, e := range entries {
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {

@@ -25,7 +25,7 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 	brokers := len(nodes)
 	props := map[string]string{
 		"node.id":                    fmt.Sprint(n.ID),
-		"log.dirs":                   dataDir(dir, n.ID),
+		"log.dirs":                   logDir(opts, n.ID),
 		"controller.listener.names":  "CONTROLLER",
 		"inter.broker.listener.name": "INTERNAL",
 		"controller.quorum.voters":   voters(nodes),

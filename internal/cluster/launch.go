@@ -46,12 +46,20 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 		return err
 	}
 	c.state = state{Format: 1, Dir: dir, KafkaVersion: kafka.Version, Started: time.Now().UTC(),
-		SASL: strings.ToLower(opts.SASL), TLS: opts.TLS, Heap: opts.Heap, BrokerConfig: opts.BrokerConfig}
+		SASL: strings.ToLower(opts.SASL), TLS: opts.TLS, Heap: opts.Heap, BrokerConfig: opts.BrokerConfig,
+		ClusterID: randomClusterID(), Limits: opts.Limits}
+	if err := c.prepareTmpfs(&opts); err != nil {
+		return err
+	}
 	if err := c.writeFiles(opts, nodes); err != nil {
 		return err
 	}
+	groups, err := c.createCgroups(opts, nodes, log)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(log, "formatting %d KRaft node(s) (Kafka %s) in %s\n", len(nodes), kafka.Version, dir)
-	if err := format(ctx, kafka, opts, nodes); err != nil {
+	if err := format(ctx, kafka, opts, nodes, c.state.ClusterID); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "starting %d broker(s)\n", len(nodes))
@@ -61,6 +69,13 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 			return err
 		}
 		c.state.Brokers = append(c.state.Brokers, b)
+		// Moved in right after exec, well before the JVM (tens of milliseconds into its
+		// start) reads its CPU limit to size its thread pools.
+		if g, ok := groups[n.ID]; ok {
+			if err := g.Add(b.PID); err != nil {
+				return err
+			}
+		}
 		// Saved after every start so that `cluster down` finds a half-started cluster.
 		if err := c.save(); err != nil {
 			return err
@@ -135,7 +150,10 @@ func (c *Cluster) writeFiles(opts Options, nodes []node) error {
 		return fmt.Errorf("write log4j2.properties: %w", err)
 	}
 	for _, n := range nodes {
-		if err := os.MkdirAll(dataDir(dir, n.ID), 0o755); err != nil {
+		if err := os.MkdirAll(brokerDir(dir, n.ID), 0o755); err != nil {
+			return fmt.Errorf("create broker %d directory: %w", n.ID, err)
+		}
+		if err := os.MkdirAll(logDir(opts, n.ID), 0o755); err != nil {
 			return fmt.Errorf("create broker %d directory: %w", n.ID, err)
 		}
 		if ca != nil {
@@ -204,8 +222,7 @@ func (c *Cluster) writeFiles(opts Options, nodes []node) error {
 // credentials are written into the cluster metadata at format time, as KRaft requires;
 // the password reaches the tool through a private argument file, never its command line
 // (see formatCommand).
-func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node) error {
-	clusterID := randomClusterID()
+func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node, clusterID string) error {
 	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
 	for i, n := range nodes {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/flavor"
 	"github.com/kbench/kbench/internal/redact"
 )
 
@@ -20,13 +21,19 @@ const stateFile = "cluster.json"
 var heapPattern = regexp.MustCompile(`^[0-9]+[kKmMgG]$`)
 
 type state struct {
-	Format       int               `json:"format"`
-	Dir          string            `json:"dir"`
-	KafkaVersion string            `json:"kafka_version"`
-	Started      time.Time         `json:"started"`
-	SASL         string            `json:"sasl,omitempty"`
-	TLS          bool              `json:"tls,omitempty"`
-	Heap         string            `json:"heap"`
+	Format       int           `json:"format"`
+	Dir          string        `json:"dir"`
+	KafkaVersion string        `json:"kafka_version"`
+	Started      time.Time     `json:"started"`
+	SASL         string        `json:"sasl,omitempty"`
+	TLS          bool          `json:"tls,omitempty"`
+	Heap         string        `json:"heap"`
+	ClusterID    string        `json:"cluster_id,omitempty"`
+	Limits       flavor.Limits `json:"limits,omitzero"`
+	// Cgroups are the brokers' cgroup directories, TmpfsDir the memory-backed log dirs'
+	// parent: removed when the cluster stops.
+	Cgroups      []string          `json:"cgroups,omitempty"`
+	TmpfsDir     string            `json:"tmpfs_dir,omitempty"`
 	BrokerConfig map[string]string `json:"broker_config,omitempty"`
 	Endpoints    []Endpoint        `json:"endpoints"`
 	Brokers      []Broker          `json:"brokers"`

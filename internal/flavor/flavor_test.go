@@ -56,3 +56,21 @@ func TestLimits(t *testing.T) {
 		t.Error("Any")
 	}
 }
+
+func TestCFS(t *testing.T) {
+	for _, tc := range []struct {
+		cores         float64
+		quota, period int64
+	}{
+		{0.25, 2500, 10000}, // 0.25 x 10,000
+		{2, 20000, 10000},   // 2 x 10,000
+		{0.1, 1000, 10000},  // 0.1 x 10,000 = 1,000, the kernel's minimum quota
+		{0.05, 1000, 20000}, // 1,000 / 0.05 = 20,000 µs period, 0.05 x 20,000 = 1,000
+		{0.01, 1000, 100000},
+	} {
+		q, p := cfs(tc.cores)
+		if q != tc.quota || p != tc.period {
+			t.Errorf("%g cores: %d/%d µs, want %d/%d", tc.cores, q, p, tc.quota, tc.period)
+		}
+	}
+}

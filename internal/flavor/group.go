@@ -55,12 +55,12 @@ func (h Host) Create(name string, l Limits, logDir string) (Group, error) {
 		return nil
 	}
 	if l.CPUs > 0 {
-		q := quotaMicros(l.CPUs)
+		q, period := cfs(l.CPUs)
 		err := add("cpu", func(hy hierarchy) ([]write, error) {
 			if hy.version == 2 {
 				return []write{{"cpu.max", fmt.Sprintf("%d %d", q, period)}}, nil
 			}
-			return []write{{"cpu.cfs_period_us", strconv.Itoa(period)}, {"cpu.cfs_quota_us", strconv.FormatInt(q, 10)}}, nil
+			return []write{{"cpu.cfs_period_us", strconv.FormatInt(period, 10)}, {"cpu.cfs_quota_us", strconv.FormatInt(q, 10)}}, nil
 		})
 		if err != nil {
 			return Group{}, fmt.Errorf("broker CPU quota: %w", err)

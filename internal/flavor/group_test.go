@@ -59,9 +59,9 @@ func TestCreateV1(t *testing.T) {
 		t.Fatalf("dirs %v", g.Dirs)
 	}
 	want := map[string]string{
-		// 0.25 cores of a 100,000 µs period is 25,000 µs.
-		filepath.Join(cpu, "cpu.cfs_quota_us"):  "25000",
-		filepath.Join(cpu, "cpu.cfs_period_us"): "100000",
+		// 0.25 cores of a 10,000 µs period is 2,500 µs.
+		filepath.Join(cpu, "cpu.cfs_quota_us"):  "2500",
+		filepath.Join(cpu, "cpu.cfs_period_us"): "10000",
 		filepath.Join(cpuset, "cpuset.cpus"):    "1",
 		filepath.Join(cpuset, "cpuset.mems"):    "0",
 		// 50 MiB/s = 50 x 1,048,576 = 52,428,800 B/s; 10 MiB/s = 10,485,760 B/s.
@@ -104,8 +104,8 @@ func TestCreateV2(t *testing.T) {
 	if len(g.Dirs) != 1 || g.Dirs[0] != dir {
 		t.Fatalf("dirs %v, want [%s]", g.Dirs, dir)
 	}
-	// 1.5 cores = 150,000 µs per 100,000 µs; 1 MiB/s = 1,048,576 B/s.
-	if got := read(t, filepath.Join(dir, "cpu.max")); got != "150000 100000" {
+	// 1.5 cores = 15,000 µs per 10,000 µs; 1 MiB/s = 1,048,576 B/s.
+	if got := read(t, filepath.Join(dir, "cpu.max")); got != "15000 10000" {
 		t.Errorf("cpu.max = %q", got)
 	}
 	if got := read(t, filepath.Join(dir, "io.max")); got != "254:0 wbps=1048576 riops=300" {

@@ -1,0 +1,75 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/kbench/kbench/internal/flavor"
+)
+
+// flavorHost is where broker cgroups and memory-backed log dirs are made; tests replace it.
+var flavorHost = flavor.System()
+
+// logDir is broker id's Kafka log dir: in the cluster directory, or under the cluster's
+// memory-backed directory with the tmpfs disk class.
+func logDir(opts Options, id int) string {
+	if opts.dataRoot != "" {
+		return filepath.Join(opts.dataRoot, fmt.Sprintf("broker-%d", id))
+	}
+	return dataDir(opts.Dir, id)
+}
+
+// prepareTmpfs creates the memory-backed directory for the log dirs when the disk class is
+// tmpfs, named with the cluster's ID.
+func (c *Cluster) prepareTmpfs(opts *Options) error {
+	if !opts.Limits.Disk.Tmpfs {
+		return nil
+	}
+	dir, err := flavorHost.TmpfsDir("kbench-" + c.state.ClusterID)
+	if err != nil {
+		return err
+	}
+	c.state.TmpfsDir, opts.dataRoot = dir, dir
+	return nil
+}
+
+// createCgroups gives every node a cgroup of its own with the cluster's limits, named
+// kbench-<cluster ID>-broker-<N>, before any broker starts: a limit that cannot be set stops
+// the start, rather than letting brokers run unlimited.
+func (c *Cluster) createCgroups(opts Options, nodes []node, log io.Writer) (map[int]flavor.Group, error) {
+	if !opts.Limits.Any() {
+		return nil, nil
+	}
+	groups := map[int]flavor.Group{}
+	for _, n := range nodes {
+		g, err := flavorHost.Create(fmt.Sprintf("kbench-%s-broker-%d", c.state.ClusterID, n.ID), opts.Limits, logDir(opts, n.ID))
+		if err != nil {
+			return nil, fmt.Errorf("limit broker %d: %w; not starting brokers without the limits asked for", n.ID, err)
+		}
+		groups[n.ID] = g
+		c.state.Cgroups = append(c.state.Cgroups, g.Dirs...)
+	}
+	fmt.Fprintf(log, "each broker in its own cgroup: %s\n", opts.Limits)
+	return groups, nil
+}
+
+// releaseFlavor removes the cluster's cgroups and memory-backed log dirs once its brokers
+// have stopped; a copied cluster directory's record of them belongs to the original.
+func (c *Cluster) releaseFlavor() error {
+	if c.firstDir != "" {
+		return nil
+	}
+	var errs []error
+	if len(c.state.Cgroups) > 0 {
+		errs = append(errs, flavorHost.Remove(c.state.Cgroups))
+	}
+	if c.state.TmpfsDir != "" {
+		errs = append(errs, flavorHost.RemoveTmpfsDir(c.state.TmpfsDir))
+	}
+	return errors.Join(errs...)
+}
+
+// Limits returns the resources each broker was limited to (zero: none).
+func (c *Cluster) Limits() flavor.Limits { return c.state.Limits }

@@ -127,6 +127,41 @@ func TestTimedRunStallIsUnsent(t *testing.T) {
 	}
 }
 
+// TestTimedRunSlowDrainCompletes answers every produce request 60 ms late with one request in
+// flight, so the records buffered at the end take several DrainTimeouts in all to be
+// acknowledged while one arrives every 60 ms: a slow but healthy cluster is drained, not cut
+// off as if stalled.
+func TestTimedRunSlowDrainCompletes(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "slow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	c.ControlKey(kmsg.Produce.Int16(), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		c.SleepControl(func() { time.Sleep(60 * time.Millisecond) })
+		return nil, nil, false
+	})
+	out := returns(t, func() produceOutcome {
+		// 600/s for 0.1 s: 60 records of 100 bytes due (n/600 < 0.1 for n = 0..59); 512-byte
+		// batches hold at most 4, so 15 or more requests at 60 ms apiece: 0.9 s or more after
+		// the end, longer than the 0.5 s DrainTimeout in all, well within its 3 s cap.
+		res, err := Produce(context.Background(), ProducerConfig{Bootstrap: strings.Join(c.ListenAddrs(), ","),
+			Topic: "slow", RecordSize: 100, Rate: 600, Duration: 100 * time.Millisecond,
+			DrainTimeout: 500 * time.Millisecond,
+			Properties: map[string]string{"max.in.flight.requests.per.connection": "1", "batch.size": "512"}}, nil)
+		return produceOutcome{res, err}
+	})
+	if out.err != nil {
+		t.Fatal(out.err)
+	}
+	r := out.res
+	if r.Unsent != 0 || r.Total.Failed != 0 || r.Drained == 0 || r.Total.Acked != 60 {
+		t.Fatalf("acked %d drained %d unsent %d failed %d (errors %v), want 60 acked, some drained, none unsent",
+			r.Total.Acked, r.Drained, r.Unsent, r.Total.Failed, r.Errors)
+	}
+}
+
 // TestCancelStopsEveryPhase cancels a produce run in each of its phases with the cluster
 // holding every response, and checks that it returns and accounts for every record it
 // handed over.

@@ -174,16 +174,15 @@ func (t *trial) send(ctx context.Context, p *Producers, tick func(Tick)) error {
 	defer cancel()
 	// recCtx is given to every record: kgo fails a record whose context ended before it was
 	// sent, and unblocks a Produce waiting for buffer space. It ends StopGrace after ctx (a
-	// cancelled run) or, for a timed run, DrainTimeout after the end.
-	var drainEnd time.Time
+	// cancelled run) or, for a timed run, when its drain stalls (see watchDrain).
+	recCtx, stopRecs := graceContext(ctx, StopGrace, time.Time{})
+	defer stopRecs()
 	if cfg.Duration > 0 {
 		var c2 context.CancelFunc
 		runCtx, c2 = context.WithDeadline(runCtx, t.start.Add(cfg.Duration))
 		defer c2()
-		drainEnd = t.start.Add(cfg.Duration + cfg.DrainTimeout)
+		defer t.watchDrain(stopRecs)()
 	}
-	recCtx, stopRecs := graceContext(ctx, StopGrace, drainEnd)
-	defer stopRecs()
 
 	t.inWarmup.Store(cfg.WarmupRecords > 0 || cfg.Warmup > 0)
 	if cfg.Warmup > 0 {
@@ -220,4 +219,51 @@ func (t *trial) send(ctx context.Context, p *Producers, tick func(Tick)) error {
 		w.active.Wait()
 	}
 	return sendErr
+}
+
+// drainPoll is how often a timed run's drain checks for progress.
+const drainPoll = 100 * time.Millisecond
+
+// maxDrainIdles caps a timed run's whole drain at this many DrainTimeouts.
+const maxDrainIdles = 6
+
+// watchDrain ends the records' wait (stop) once a timed run is past its end and either no
+// acknowledgement has arrived for DrainTimeout or the drain has lasted maxDrainIdles of them.
+// An unthrottled producer ends with a full buffer.memory, which a slow but healthy cluster
+// takes longer than any fixed bound to acknowledge; a stall is the absence of
+// acknowledgements, not a long queue. It returns the function that ends the watch.
+func (t *trial) watchDrain(stop func()) (end func()) {
+	done := make(chan struct{})
+	go func() {
+		runEnd := t.start.Add(t.cfg.Duration)
+		hardEnd := runEnd.Add(maxDrainIdles * t.cfg.DrainTimeout)
+		tk := time.NewTicker(drainPoll)
+		defer tk.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tk.C:
+				if now.Before(runEnd) {
+					continue
+				}
+				last := runEnd
+				for _, w := range t.workers {
+					last = maxTime(last, t.start.Add(time.Duration(w.lastAck.Load())))
+				}
+				if now.Sub(last) >= t.cfg.DrainTimeout || now.After(hardEnd) {
+					stop()
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

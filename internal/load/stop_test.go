@@ -149,7 +149,7 @@ func TestTimedRunSlowDrainCompletes(t *testing.T) {
 		res, err := Produce(context.Background(), ProducerConfig{Bootstrap: strings.Join(c.ListenAddrs(), ","),
 			Topic: "slow", RecordSize: 100, Rate: 600, Duration: 100 * time.Millisecond,
 			DrainTimeout: 500 * time.Millisecond,
-			Properties: map[string]string{"max.in.flight.requests.per.connection": "1", "batch.size": "512"}}, nil)
+			Properties:   map[string]string{"max.in.flight.requests.per.connection": "1", "batch.size": "512"}}, nil)
 		return produceOutcome{res, err}
 	})
 	if out.err != nil {

@@ -25,12 +25,15 @@ test-short:
 demo: build
 	$(BIN) run quick
 
-# bench: kbench produce against Kafka's ProducerPerformance on an embedded 3-broker cluster:
-# records/s (each tool's steady-state window lines) and client CPU per record (start-up, a
-# one-record run's CPU, subtracted), 3 pairs, medians; then latency at a rate both sustain with
-# the brokers' own Produce request time beside it; then the Go benchmarks.
+# bench: kbench produce against Kafka's ProducerPerformance and a bare franz-go producer (same
+# settings, nothing measured) on an embedded 3-broker cluster: records/s (each tool's
+# steady-state window lines) and client CPU per record (start-up, a one-record run's CPU,
+# subtracted), 3 rounds, medians; then latency at a rate both sustain with the brokers' own
+# Produce request time beside it; then kbench and the bare producer with 100 and 1,000
+# producers in one process (rate held, peak RSS, CPU per record); then the Go benchmarks.
 bench: build
-	$(GO) run ./bench/producecompare -kbench $(BIN) -pairs 3
+	$(GO) build -o bin/bareproducer ./bench/bareproducer
+	$(GO) run ./bench/producecompare -kbench $(BIN) -bare bin/bareproducer -pairs 3
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 lint:

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -26,6 +27,9 @@ type sample struct {
 	// windows are the window lines' records and records/s, in order.
 	windows []window
 	cpu     time.Duration // the process's user+system time
+	// peakRSS is the process's peak resident set (getrusage ru_maxrss: the kernel's VmHWM of
+	// the process when it ended).
+	peakRSS int64 // bytes
 }
 
 type window struct {
@@ -73,8 +77,50 @@ func measure(cmd *exec.Cmd) (sample, error) {
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", cmd.Path, err)
 	}
-	s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	s.cpu, s.peakRSS = usage(cmd)
 	return s, nil
+}
+
+// usage is an ended process's user+system CPU time and peak RSS.
+func usage(cmd *exec.Cmd) (time.Duration, int64) {
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // kilobytes on Linux (getrusage(2))
+	}
+	return cpu, rss
+}
+
+// measureBare runs the bare franz-go producer and reads its one JSON line.
+func measureBare(cmd *exec.Cmd) (sample, error) {
+	var errBuf strings.Builder
+	cmd.Stderr = &errBuf
+	out, err := cmd.Output()
+	if err != nil {
+		return sample{}, fmt.Errorf("%s failed: %w: %s", cmd.Path, err, errBuf.String())
+	}
+	s, err := parseBare(out)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %w", cmd.Path, err)
+	}
+	s.cpu, s.peakRSS = usage(cmd)
+	return s, nil
+}
+
+// parseBare reads the bare producer's line: acknowledged, failed and records/s.
+func parseBare(out []byte) (sample, error) {
+	var r struct {
+		Acked         int64   `json:"acked"`
+		Failed        int64   `json:"failed"`
+		RecordsPerSec float64 `json:"records_per_sec"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		return sample{}, fmt.Errorf("unreadable result: %w", err)
+	}
+	if r.Failed > 0 {
+		return sample{}, fmt.Errorf("%d records failed", r.Failed)
+	}
+	return sample{records: r.Acked, rate: r.RecordsPerSec}, nil
 }
 
 // parseLines reads the window lines and the (whole-run) summary line.
@@ -124,6 +170,7 @@ func measureJSON(cmd *exec.Cmd) (sample, error) {
 		return sample{}, fmt.Errorf("%s --json: %w", cmd.Path, err)
 	}
 	t := r.Total
-	return sample{records: t.Acked, rate: t.RecordsPerSec, p50: t.SendLatency.P50Us / 1000, p99: t.SendLatency.P99Us / 1000,
-		cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
+	s := sample{records: t.Acked, rate: t.RecordsPerSec, p50: t.SendLatency.P50Us / 1000, p99: t.SendLatency.P99Us / 1000}
+	s.cpu, s.peakRSS = usage(cmd)
+	return s, nil
 }

@@ -33,3 +33,19 @@ func TestParseLines(t *testing.T) {
 		t.Error("no summary line accepted")
 	}
 }
+
+func TestParseBare(t *testing.T) {
+	s, err := parseBare([]byte(`{"acked":4500,"failed":0,"records_per_sec":150.5}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.records != 4500 || s.rate != 150.5 {
+		t.Fatalf("parsed %+v", s)
+	}
+	if _, err := parseBare([]byte(`{"acked":10,"failed":2,"records_per_sec":1}`)); err == nil {
+		t.Error("failed records accepted")
+	}
+	if _, err := parseBare([]byte("nothing")); err == nil {
+		t.Error("unreadable line accepted")
+	}
+}

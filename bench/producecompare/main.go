@@ -1,13 +1,20 @@
 // Command producecompare measures kbench produce against Kafka's own ProducerPerformance (from
-// the same Kafka jars) on an embedded cluster (3 brokers, topics replicated 3 times), each tool
-// as its own process, alternating so that drift in the brokers favours neither:
+// the same Kafka jars) and against a bare franz-go producer (bench/bareproducer: the same
+// client settings and payloads, nothing measured) on an embedded cluster (3 brokers, topics
+// replicated 3 times) or a running one (-bootstrap), each tool as its own process, in rotating
+// order so that drift in the brokers favours none:
 //
-//   - Throughput: 1 KiB records, acks=1, batch.size=16384, linger.ms=0, unthrottled. Per pair
-//     and as medians, the records/s ratio and the client-CPU-per-record ratio (kbench / Kafka's
-//     tool). Records/s is each tool's own figure over its window lines after the first (its
-//     steady state: the first 5 s hold a JVM's class loading and JIT compilation); CPU is the
-//     process's user+system time less that of a one-record run of the same tool (its start-up:
-//     the JVM, or the Go binary, starting and connecting).
+//   - Throughput: 1 KiB records, acks=1, batch.size=16384, linger.ms=0, unthrottled. Per round
+//     and as medians, the records/s ratio and the client-CPU-per-record ratios (kbench / Kafka's
+//     tool, kbench / bare). Records/s is each tool's own figure over its window lines after the
+//     first (its steady state: the first 5 s hold a JVM's class loading and JIT compilation;
+//     the bare producer prints its whole run); CPU is the process's user+system time less that
+//     of a one-record run of the same tool (its start-up: the JVM, or the Go binary, starting
+//     and connecting).
+//   - Scale: kbench and the bare producer with 100 and 1,000 producers in one process at a
+//     paced rate: the achieved rate against the offered one, peak RSS, and CPU per record less
+//     a run of one record per producer (opening that many clients), as kbench / bare ratios.
+//     Kafka's tool runs one producer per process, so it has no place here.
 //   - Latency: 1 KiB records, acks=all, linger.ms=0, at a rate both tools sustain. Per pair,
 //     both tools' p50 and p99 as they print them (the whole run, start included) and the
 //     brokers' own Produce request time (RequestMetrics TotalTimeMs) over the same run.
@@ -36,6 +43,8 @@ import (
 
 type options struct {
 	kbench      string
+	bare        string
+	bootstrap   string
 	brokers     int
 	partitions  int
 	records     int64
@@ -44,11 +53,15 @@ type options struct {
 	latRate     int
 	latRecords  int64
 	latencyOnly bool
+	scale       scaleOptions
 }
 
 func main() {
 	var o options
 	flag.StringVar(&o.kbench, "kbench", "bin/kbench", "kbench binary")
+	flag.StringVar(&o.bare, "bare", "bin/bareproducer", "bare franz-go producer binary (bench/bareproducer)")
+	flag.StringVar(&o.bootstrap, "bootstrap", "", "a running cluster's bootstrap servers instead of an embedded one (no broker request times then)")
+	o.scale.flags()
 	flag.IntVar(&o.brokers, "brokers", 3, "brokers in the embedded cluster")
 	flag.IntVar(&o.partitions, "partitions", 6, "partitions of each test topic")
 	flag.Int64Var(&o.records, "records", 1_000_000, "records per throughput run")
@@ -64,12 +77,13 @@ func main() {
 	}
 }
 
-// bench is the cluster and the two tools.
+// bench is the cluster and the three tools.
 type bench struct {
 	o      options
 	ctx    context.Context
 	kafka  *cluster.Kafka
-	c      *cluster.Cluster
+	c      *cluster.Cluster // nil with -bootstrap
+	boot   string
 	admin  *kadm.Client
 	topicN int
 }
@@ -82,32 +96,56 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	c, err := cluster.Start(ctx, cluster.Options{Brokers: o.brokers, Log: os.Stderr})
-	if err != nil {
-		return err
+	b := &bench{o: o, ctx: ctx, kafka: kafka, boot: o.bootstrap}
+	if o.bootstrap == "" {
+		c, err := cluster.Start(ctx, cluster.Options{Brokers: o.brokers, Log: os.Stderr})
+		if err != nil {
+			return err
+		}
+		defer c.Stop()
+		b.c, b.boot = c, c.Bootstrap()
 	}
-	defer c.Stop()
-	adm, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(c.Bootstrap(), ",")...))
+	adm, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(b.boot, ",")...))
 	if err != nil {
 		return fmt.Errorf("unable to create admin client: %w", err)
 	}
 	defer adm.Close()
-	b := &bench{o: o, ctx: ctx, kafka: kafka, c: c, admin: kadm.NewClient(adm)}
+	b.admin = kadm.NewClient(adm)
+	if b.c == nil {
+		// Topics are replicated on up to 3 brokers: count the running cluster's.
+		bs, err := b.admin.ListBrokers(ctx)
+		if err != nil {
+			return fmt.Errorf("unable to list the brokers of %s: %w", b.boot, err)
+		}
+		b.o.brokers = len(bs)
+	}
 
 	fmt.Printf("warming the brokers with %d records (each tool, unmeasured)\n", o.warmup)
 	warm := []string{"acks=1", "batch.size=16384", "linger.ms=0"}
-	for _, tool := range []string{"kbench", "kafka"} {
+	for _, tool := range []string{"kbench", "kafka"} { // the brokers are warm for the bare producer too
 		if _, err := b.run(tool, o.warmup, -1, warm); err != nil {
 			return err
 		}
+	}
+	if o.scale.only {
+		return b.scaleSection()
 	}
 	if !o.latencyOnly {
 		if err := b.throughput(); err != nil {
 			return err
 		}
 	}
-	return b.latency()
+	if err := b.latency(); err != nil {
+		return err
+	}
+	if o.latencyOnly {
+		return nil
+	}
+	return b.scaleSection()
 }
+
+// tools are the three producers compared.
+var tools = []string{"kbench", "kafka", "bare"}
 
 // newTopic creates a fresh topic, replicated on up to 3 brokers.
 func (b *bench) newTopic() (string, error) {
@@ -120,26 +158,33 @@ func (b *bench) newTopic() (string, error) {
 	return name, nil
 }
 
-// run runs tool ("kbench" or "kafka") on a fresh topic: n records of 1 KiB at rate (-1:
-// unthrottled) with props.
+// run runs tool ("kbench", "kafka" or "bare") on a fresh topic: n records of 1 KiB at rate
+// (-1: unthrottled) with props, from one producer.
 func (b *bench) run(tool string, n int64, rate int, props []string) (sample, error) {
-	return b.runAs(tool, n, rate, props, false)
+	return b.runAs(tool, n, rate, props, false, 1)
 }
 
 // runAs is run; with sendTime, kbench's p50 and p99 are its send-time latency (--json, in
 // microseconds), which starts where Kafka's tool starts its clock: when the record is handed
 // to the client. Its printed lines measure from the due time, which adds the pacer's lateness.
-func (b *bench) runAs(tool string, n int64, rate int, props []string, sendTime bool) (sample, error) {
+func (b *bench) runAs(tool string, n int64, rate int, props []string, sendTime bool, producers int) (sample, error) {
 	topic, err := b.newTopic()
 	if err != nil {
 		return sample{}, err
 	}
-	args := []string{"--topic", topic, "--num-records", strconv.FormatInt(n, 10), "--record-size", "1024",
-		"--throughput", strconv.Itoa(rate), "--producer-props", "bootstrap.servers=" + b.c.Bootstrap()}
-	args = append(args, props...)
-	if tool == "kafka" {
-		return measure(b.kafka.Command(b.ctx, "org.apache.kafka.tools.ProducerPerformance", args...))
+	switch tool {
+	case "bare":
+		args := []string{"--bootstrap-server", b.boot, "--topic", topic, "--num-records", strconv.FormatInt(n, 10),
+			"--record-size", "1024", "--throughput", strconv.Itoa(rate), "--producers", strconv.Itoa(producers)}
+		return measureBare(exec.CommandContext(b.ctx, b.o.bare, append(args, props...)...))
+	case "kafka":
+		args := []string{"--topic", topic, "--num-records", strconv.FormatInt(n, 10), "--record-size", "1024",
+			"--throughput", strconv.Itoa(rate), "--producer-props", "bootstrap.servers=" + b.boot}
+		return measure(b.kafka.Command(b.ctx, "org.apache.kafka.tools.ProducerPerformance", append(args, props...)...))
 	}
+	args := []string{"--topic", topic, "--num-records", strconv.FormatInt(n, 10), "--record-size", "1024",
+		"--throughput", strconv.Itoa(rate), "--producers", strconv.Itoa(producers), "--producer-props", "bootstrap.servers=" + b.boot}
+	args = append(args, props...)
 	// Nothing else in kbench's process: no broker sampling, no timestamp header.
 	args = append([]string{"produce", "--timestamp-header=false", "--broker-metrics=false"}, args...)
 	if sendTime {
@@ -148,19 +193,26 @@ func (b *bench) runAs(tool string, n int64, rate int, props []string, sendTime b
 	return measure(exec.CommandContext(b.ctx, b.o.kbench, args...))
 }
 
-// pair runs both tools, kbench first in even pairs and Kafka's tool first in odd ones.
+// pair runs kbench and Kafka's tool, kbench first in even pairs and Kafka's tool first in
+// odd ones.
 func (b *bench) pair(i int, f func(tool string) (sample, error)) (kb, kf sample, err error) {
-	tools := []string{"kbench", "kafka"}
-	if i%2 == 1 {
-		tools = []string{"kafka", "kbench"}
-	}
+	got, err := rotate(i, []string{"kbench", "kafka"}, f)
+	return got["kbench"], got["kafka"], err
+}
+
+// rotate runs f for each of names, starting round i at names[i%len]: each goes first,
+// second, ... in turn, so that drift in the brokers favours none.
+func rotate(i int, names []string, f func(tool string) (sample, error)) (map[string]sample, error) {
 	got := map[string]sample{}
-	for _, t := range tools {
-		if got[t], err = f(t); err != nil {
-			return kb, kf, err
+	for j := range names {
+		t := names[(i+j)%len(names)]
+		s, err := f(t)
+		if err != nil {
+			return nil, err
 		}
+		got[t] = s
 	}
-	return got["kbench"], got["kafka"], nil
+	return got, nil
 }
 
 // startup is the median CPU of three one-record runs of tool: what starting costs it.
@@ -185,28 +237,36 @@ func (b *bench) throughput() error {
 	if err != nil {
 		return err
 	}
+	bareStart, err := b.startup("bare")
+	if err != nil {
+		return err
+	}
 	o := b.o
 	props := []string{"acks=1", "batch.size=16384", "linger.ms=0"}
 	fmt.Printf("\nthroughput: %d records of 1024 bytes, acks=1, batch.size=16384, linger.ms=0, unthrottled, %d partitions, %d broker(s)\n",
 		o.records, o.partitions, o.brokers)
-	fmt.Printf("records/s: each tool's own window lines after the first (its steady state, start-up left out)\n")
-	fmt.Printf("CPU: the process's user+system less a one-record run's (start-up: kbench %.2f s, Kafka's tool %.2f s, medians of 3)\n",
-		kbStart.Seconds(), kfStart.Seconds())
-	fmt.Printf("%-5s %14s %14s %8s %18s %18s %8s\n", "pair", "kbench rec/s", "kafka rec/s", "ratio", "kbench CPU-s/1e6", "kafka CPU-s/1e6", "ratio")
-	var rateRatios, cpuRatios []float64
+	fmt.Printf("records/s: kbench's and Kafka's tool's own window lines after the first (steady state, start-up left out); the bare producer's whole run\n")
+	fmt.Printf("CPU: the process's user+system less a one-record run's (start-up: kbench %.2f s, Kafka's tool %.2f s, bare %.2f s, medians of 3)\n",
+		kbStart.Seconds(), kfStart.Seconds(), bareStart.Seconds())
+	fmt.Printf("%-5s %12s %12s %12s %8s %13s %13s %13s %10s %10s\n", "round", "kbench rec/s", "kafka rec/s", "bare rec/s", "kb/kafka",
+		"kbench CPU-s", "kafka CPU-s", "bare CPU-s", "kb/kafka", "kb/bare")
+	var rateRatios, cpuRatios, bareRatios []float64
 	for i := range o.pairs {
-		kb, kf, err := b.pair(i, func(tool string) (sample, error) { return b.run(tool, o.records, -1, props) })
+		got, err := rotate(i, tools, func(tool string) (sample, error) { return b.run(tool, o.records, -1, props) })
 		if err != nil {
 			return err
 		}
+		kb, kf, bare := got["kbench"], got["kafka"], got["bare"]
 		kbRate, kfRate := steadyOrTotal(kb), steadyOrTotal(kf)
-		kbCPU, kfCPU := kb.cpuPerMillion(kbStart), kf.cpuPerMillion(kfStart)
-		rr, cr := kbRate/kfRate, kbCPU/kfCPU
-		rateRatios, cpuRatios = append(rateRatios, rr), append(cpuRatios, cr)
-		fmt.Printf("%-5d %14.0f %14.0f %8.2f %18.2f %18.2f %8.2f\n", i+1, kbRate, kfRate, rr, kbCPU, kfCPU, cr)
+		kbCPU, kfCPU, bareCPU := kb.cpuPerMillion(kbStart), kf.cpuPerMillion(kfStart), bare.cpuPerMillion(bareStart)
+		rr, cr, br := kbRate/kfRate, kbCPU/kfCPU, kbCPU/bareCPU
+		rateRatios, cpuRatios, bareRatios = append(rateRatios, rr), append(cpuRatios, cr), append(bareRatios, br)
+		fmt.Printf("%-5d %12.0f %12.0f %12.0f %8.2f %13.2f %13.2f %13.2f %10.2f %10.2f\n", i+1, kbRate, kfRate, bare.rate, rr, kbCPU, kfCPU, bareCPU, cr, br)
 	}
+	fmt.Printf("(CPU-s: client CPU seconds per million records)\n")
 	fmt.Printf("median records/s ratio (kbench/kafka): %.2f (target >= 1.0)\n", median(rateRatios))
 	fmt.Printf("median client CPU per record ratio (kbench/kafka): %.2f (target <= 0.5)\n", median(cpuRatios))
+	fmt.Printf("median client CPU per record ratio (kbench/bare franz-go): %.2f (target <= 1.10: kbench's measurement costs at most 10%%)\n", median(bareRatios))
 	return nil
 }
 
@@ -232,11 +292,14 @@ func (b *bench) latency() error {
 	for i := range o.pairs {
 		times := map[string]brokerTime{}
 		kb, kf, err := b.pair(i, func(tool string) (sample, error) {
+			if b.c == nil { // a running cluster (-bootstrap): no broker metrics to sample
+				return b.runAs(tool, o.latRecords, o.latRate, props, true, 1)
+			}
 			stop, err := sampleBrokers(b.ctx, b.c)
 			if err != nil {
 				return sample{}, err
 			}
-			s, err := b.runAs(tool, o.latRecords, o.latRate, props, true)
+			s, err := b.runAs(tool, o.latRecords, o.latRate, props, true, 1)
 			times[tool] = stop()
 			return s, err
 		})

@@ -1,0 +1,90 @@
+package capacity
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+)
+
+// Outcome is what one trial measured, after its warm-up.
+type Outcome struct {
+	// Achieved is the acknowledged rate in records/s; Acked and Bytes its counts.
+	Achieved     float64
+	Acked, Bytes int64
+	// Failed records were refused by the cluster; Unsent were still unacknowledged when the
+	// trial stopped waiting for them.
+	Failed, Unsent int64
+	// Latency is due-time latency: from each record's slot in the schedule.
+	Latency *metrics.Histogram
+	// BlockedSends waited for space in the producer's buffer; Sent is every record handed
+	// over.
+	BlockedSends, Sent int64
+	// ConsumerLagGrowth is how many records the consumers fell further behind during the
+	// trial (0 without consumers).
+	ConsumerLagGrowth int64
+}
+
+// FromProduce takes a trial's outcome from its produce result: the steady state after the
+// warm-up when there was one, else the whole trial.
+func FromProduce(r *load.ProduceResult) Outcome {
+	st := r.Total
+	if r.Steady != nil {
+		st = *r.Steady
+	}
+	return Outcome{Achieved: st.RecordsPerSec, Acked: st.Acked, Bytes: st.Bytes,
+		Failed: r.Total.Failed, Unsent: r.Unsent, Latency: st.DueHistogram,
+		BlockedSends: r.BlockedSends, Sent: r.Sent + r.Unsent}
+}
+
+// The thresholds of a passing trial besides latency.
+const (
+	// MinAchieved is the least share of the offered rate a passing trial acknowledges.
+	MinAchieved = 0.99
+	// maxBlocked is the largest share of sends that may wait for buffer space: a scheduler
+	// hiccup on a busy client machine blocks a few; a buffer that fills blocks most.
+	maxBlocked = 0.01
+	// maxLagGrowth is how far consumers may fall behind, as a share of the trial's records,
+	// before they count as not keeping up (records in flight at the trial's end are not
+	// backlog).
+	maxLagGrowth = 0.01
+)
+
+// judgeCommon returns why a trial at offered records/s fails whatever the SLO; none when
+// the rate was sustained.
+func judgeCommon(o Outcome, offered float64) []string {
+	var why []string
+	if o.Failed > 0 {
+		why = append(why, fmt.Sprintf("%d records failed", o.Failed))
+	}
+	if o.Unsent > 0 {
+		why = append(why, fmt.Sprintf("%d records unacknowledged at the end", o.Unsent))
+	}
+	if o.Achieved < MinAchieved*offered {
+		why = append(why, fmt.Sprintf("achieved %.0f of %.0f records/s (%.1f%%)", o.Achieved, offered, 100*o.Achieved/offered))
+	}
+	if o.Sent > 0 && float64(o.BlockedSends) > maxBlocked*float64(o.Sent) {
+		why = append(why, fmt.Sprintf("producer buffer full (%d of %d sends waited)", o.BlockedSends, o.Sent))
+	}
+	if o.ConsumerLagGrowth > 0 && float64(o.ConsumerLagGrowth) > maxLagGrowth*float64(o.Acked) {
+		why = append(why, fmt.Sprintf("consumers fell %d records behind", o.ConsumerLagGrowth))
+	}
+	return why
+}
+
+// judgeSLO returns why o misses slo; empty when it meets it.
+func judgeSLO(o Outcome, slo SLO) string {
+	if o.Latency == nil || o.Latency.Count() == 0 {
+		return "no acknowledgement measured"
+	}
+	if q := o.Latency.Quantile(slo.Percentile / 100); q > slo.Limit {
+		return fmt.Sprintf("%s %s > %s", slo.Name(), ms(q), ms(slo.Limit))
+	}
+	return ""
+}
+
+// ms formats d in milliseconds with one decimal.
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+}

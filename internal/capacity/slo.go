@@ -1,0 +1,90 @@
+package capacity
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SLO is one latency bound on due-time latency: the Percentile (99 for p99, 99.9 for p999)
+// must be at most Limit.
+type SLO struct {
+	Percentile float64       `json:"percentile"`
+	Limit      time.Duration `json:"limit"`
+}
+
+// Name is the percentile's short name: p99, p999, p9999, p50.
+func (s SLO) Name() string {
+	return "p" + strings.ReplaceAll(strconv.FormatFloat(s.Percentile, 'f', -1, 64), ".", "")
+}
+
+// String is "p99 <= 50 ms".
+func (s SLO) String() string {
+	return fmt.Sprintf("%s <= %s ms", s.Name(), strconv.FormatFloat(float64(s.Limit)/float64(time.Millisecond), 'f', -1, 64))
+}
+
+// ParseSLOs reads "p99=50ms" or several, comma-separated: "p99=50ms,p999=200ms". A percentile
+// is p followed by its digits (p50, p99, p999 = 99.9, p9999 = 99.99) or written with its
+// point (p99.9); a limit is a Go duration above zero.
+func ParseSLOs(s string) ([]SLO, error) {
+	var slos []SLO
+	seen := map[float64]bool{}
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		name, limit, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("slo %q is not percentile=limit (for example p99=50ms)", part)
+		}
+		p, err := parsePercentile(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(limit))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("slo %q: limit %q is not a duration above zero (for example 50ms)", part, limit)
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("slo %q: percentile given twice", part)
+		}
+		seen[p] = true
+		slos = append(slos, SLO{Percentile: p, Limit: d})
+	}
+	return slos, nil
+}
+
+// parsePercentile reads p99, p999, p99.9: digits after the first two are decimals.
+func parsePercentile(name string) (float64, error) {
+	bad := fmt.Errorf("slo percentile %q is not p50, p99, p999, p9999 or p99.9 (a percentile below 100)", name)
+	digits, ok := strings.CutPrefix(strings.ToLower(name), "p")
+	if !ok || digits == "" {
+		return 0, bad
+	}
+	if !strings.Contains(digits, ".") && len(digits) > 2 {
+		if digits[0] == '1' {
+			return 0, bad // p100 and above: no decimals can make them a percentile below 100
+		}
+		digits = digits[:2] + "." + digits[2:]
+	}
+	p, err := strconv.ParseFloat(digits, 64)
+	if err != nil || p <= 0 || p >= 100 {
+		return 0, bad
+	}
+	return p, nil
+}
+
+// ParsePrecision reads "5%" or "0.05": the largest width of the final bracket, as a fraction
+// of its lower end.
+func ParsePrecision(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+	if pct {
+		v /= 100
+	}
+	if err != nil || v <= 0 || v >= 1 {
+		return 0, errors.New("--precision " + strconv.Quote(s) + " is not a fraction between 0 and 1 (for example 5% or 0.05)")
+	}
+	return v, nil
+}

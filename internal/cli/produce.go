@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -81,18 +80,10 @@ func checkPropertyArgs(flag string, args []string) error {
 
 func newProduceCommand() *cobra.Command {
 	var (
-		cfg            load.ProducerConfig
-		pf             clientPropertyFlags
-		payloadFile    string
-		payloadDelim   string
-		throughput     float64
-		keys           string
-		txDurationMs   int64
-		jsonOut        bool
-		printMetrics   bool
-		reportInterval int64
-		noCreate       bool
-		bm             brokerMetricsFlags
+		pf           produceFlags
+		jsonOut      bool
+		printMetrics bool
+		bm           brokerMetricsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "produce",
@@ -132,52 +123,20 @@ Examples:
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := checkProduceFlags(cmd.Flags()); err != nil {
-				return err
-			}
-			props, err := pf.properties(args)
+			cfg, err := pf.config(cmd, args)
 			if err != nil {
 				return err
 			}
-			if err := checkSecurityTarget(cfg.Bootstrap, props, "producer.config"); err != nil {
-				return err
-			}
-			if err := checkRecordSize(cfg.RecordSize, props); err != nil {
-				return err
-			}
-			cfg.Properties = props
-			if payloadFile != "" {
-				delim := payloadDelim
-				if delim == `\n` {
-					delim = "\n"
-				}
-				abs, _ := filepath.Abs(payloadFile)
-				fmt.Fprintf(out, "Reading payloads from: %s\n", abs)
-				if cfg.Payloads, err = load.ReadPayloadFile(payloadFile, delim); err != nil {
-					return err
-				}
-				fmt.Fprintf(out, "Number of messages read: %d\n", len(cfg.Payloads))
-			}
-			if throughput > 0 {
-				cfg.Rate = throughput
-			}
-			if cfg.Keys, err = load.ParseKeyDistribution(keys); err != nil {
-				return err
-			}
-			if txDurationMs < 0 {
-				return errors.New("--transaction-duration-ms should be greater than zero")
-			}
-			cfg.TransactionDuration = time.Duration(txDurationMs) * time.Millisecond
-			cfg.TickInterval = time.Duration(reportInterval) * time.Millisecond
 			if cfg.Records == 0 && cfg.Duration == 0 {
 				return errors.New("--num-records or --duration is required")
 			}
+			props := cfg.Properties
 			brokers, err := bm.setup(cmd, &cfg.Bootstrap, props, errOut)
 			if err != nil {
 				return err
 			}
 			defer brokers.close()
-			if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Produce: []string{cfg.Topic}, NoCreate: noCreate}); err != nil {
+			if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Produce: []string{cfg.Topic}, NoCreate: pf.noCreate}); err != nil {
 				return err
 			}
 			if cfg.WarmupRecords > 0 && !jsonOut {
@@ -218,32 +177,9 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Topic, "topic", "", "produce records to this topic")
-	f.Int64Var(&cfg.Records, "num-records", 0, "number of records to produce (0 with --duration: until it ends)")
-	f.IntVar(&cfg.RecordSize, "record-size", 0, "record value size in bytes (random A-Z, as Kafka's tool)")
-	f.StringVar(&payloadFile, "payload-file", "", "file of UTF-8 payloads; each record takes one at random")
-	f.StringVar(&payloadDelim, "payload-delimiter", `\n`, "delimiter of --payload-file entries")
-	f.BoolVar(&cfg.PayloadMonotonic, "payload-monotonic", false, "payload is the record's sequence number")
-	f.Float64Var(&throughput, "throughput", -1, "target records/s in total (-1: unlimited); latency is then measured from due time")
-	f.StringArrayVar(&pf.props, "producer-props", nil, "producer properties name=value (several may follow the flag)")
-	f.StringArrayVar(&pf.cmdProps, "command-property", nil, "producer property name=value (Kafka 4.2 spelling; repeatable)")
-	f.StringArrayVarP(&pf.xProps, "property", "X", nil, "producer property name=value (short alias, as rpk and kcat)")
-	f.StringVar(&pf.configFile, "producer.config", "", "producer properties file")
-	f.StringVar(&pf.cmdConfig, "command-config", "", "producer properties file (Kafka 4.2 spelling)")
-	f.StringVar(&cfg.Bootstrap, "bootstrap-server", "", "brokers to connect to (overrides bootstrap.servers)")
-	f.Int64Var(&cfg.WarmupRecords, "warmup-records", 0, "records left out of the steady-state summary")
+	pf.register(f)
 	f.BoolVar(&printMetrics, "print-metrics", false, "print kbench's measurements as a metric table at the end")
-	f.StringVar(&cfg.TransactionalID, "transactional-id", "", "produce in transactions under this id")
-	f.Int64Var(&txDurationMs, "transaction-duration-ms", 0, "commit each transaction after this many ms (default 3000 with transactions)")
-	f.IntVar(&cfg.Producers, "producers", 1, "independent producer clients; records and throughput are split between them")
-	f.DurationVar(&cfg.Duration, "duration", 0, "run for this long (with or instead of --num-records)")
-	f.DurationVar(&cfg.Warmup, "warmup", 0, "leave records due in this first stretch out of the steady-state summary")
-	f.StringVar(&keys, "key-distribution", "none", "record keys: none, random or round-robin")
-	f.IntVar(&cfg.KeySpace, "key-space", load.DefaultKeySpace, "number of distinct keys")
-	f.BoolVar(&cfg.TimestampHeader, "timestamp-header", true, "add a kbench-ts header so kbench consume measures end-to-end latency in microseconds")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (progress lines go to stderr)")
-	f.Int64Var(&reportInterval, "reporting-interval", 5000, "ms between window lines")
-	f.BoolVar(&noCreate, "no-create", false, "refuse to run when the topic does not exist, instead of letting the broker create it")
 	bm.register(f)
 	return cmd
 }

@@ -29,7 +29,7 @@ type Config struct {
 	// Precision is the widest final bracket, upper/lower - 1, overriding the default 0.05.
 	Precision float64
 	// Trial is a full-length trial, overriding the default 20 s; Short the trials while
-	// the bracket is wide, overriding the default Trial/4.
+	// the bracket is wide, overriding the default Trial/4 (at least MinShort, at most Trial).
 	Trial, Short time.Duration
 	// MinRate is the lowest rate tried, overriding the default 1 record/s.
 	MinRate float64
@@ -44,6 +44,9 @@ const (
 	DefaultPrecision = 0.05
 	DefaultTrial     = 20 * time.Second
 	DefaultMaxTrials = 20
+	// MinShort is the shortest default short trial: below it a trial holds too few
+	// acknowledgements for a p99 worth comparing, and the warm-up's backlog weighs on it.
+	MinShort = 2 * time.Second
 )
 
 // Trial is one trial of a search, as judged against every SLO.
@@ -103,7 +106,7 @@ func (c Config) withDefaults() Config {
 		c.Trial = DefaultTrial
 	}
 	if c.Short == 0 {
-		c.Short = c.Trial / 4
+		c.Short = min(c.Trial, max(c.Trial/4, MinShort))
 	}
 	if c.MinRate == 0 {
 		c.MinRate = 1

@@ -74,7 +74,7 @@ latency percentiles, broker and client CPU.`,
 		newClusterCommand(),
 		newRunCommand(),
 		newReportCommand(), newCompareCommand(),
-		newProduceCommand(), newConsumeCommand(),
+		newProduceCommand(), newConsumeCommand(), newCapacityCommand(),
 		newStudiesCommand(),
 	)
 	return root

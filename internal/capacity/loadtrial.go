@@ -1,0 +1,114 @@
+package capacity
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// Load runs the trials of a search on a real cluster: producer clients opened once, and
+// consumers, when asked, reading the topic in one group for the whole search so that a
+// trial shows whether they keep up.
+type Load struct {
+	producers *load.Producers
+	warmup    time.Duration
+	// acked counts every record acknowledged so far; consumed, every record the consumers
+	// read (updated by their ticks).
+	acked    int64
+	consumed atomic.Int64
+	withCons bool
+	stopCons context.CancelFunc
+	consWG   sync.WaitGroup
+	// consErr is a consumer failure, set by their goroutine.
+	consErr atomic.Pointer[error]
+}
+
+// catchUp bounds the wait, after a trial, for consumers to read what it produced: records
+// still unread then are backlog.
+const catchUp = 2 * time.Second
+
+// StartLoad opens the producers of pcfg and, when consumers > 0, starts that many
+// consumers in group on its topic, from the end of the log. Each trial is warmup plus its
+// measured length. The caller must Close it.
+func StartLoad(ctx context.Context, pcfg load.ProducerConfig, consumers int, group string, warmup time.Duration) (*Load, error) {
+	p, err := load.OpenProducers(pcfg)
+	if err != nil {
+		return nil, err
+	}
+	l := &Load{producers: p, warmup: warmup}
+	if consumers <= 0 {
+		return l, nil
+	}
+	ccfg := load.ConsumerConfig{Bootstrap: pcfg.Bootstrap, Topics: []string{pcfg.Topic}, Group: group,
+		Properties: connectionProperties(pcfg.Properties), Consumers: consumers, FromLatest: true,
+		// The search pauses between trials; the consumers must not end for want of records.
+		Timeout: 24 * time.Hour, TickInterval: 100 * time.Millisecond}
+	cctx, cancel := context.WithCancel(ctx)
+	l.withCons, l.stopCons = true, cancel
+	l.consWG.Add(1)
+	go func() {
+		defer l.consWG.Done()
+		_, err := load.Consume(cctx, ccfg, func(t load.ConsumeTick) { l.consumed.Store(t.TotalRecords) })
+		if err != nil && cctx.Err() == nil {
+			e := fmt.Errorf("consumers: %w", err)
+			l.consErr.Store(&e)
+		}
+	}()
+	return l, nil
+}
+
+// connectionProperties are the producer properties a consumer of the same cluster needs:
+// where and how to connect, not how to produce.
+func connectionProperties(props map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range props {
+		for _, p := range []string{"bootstrap.servers", "security.", "sasl.", "ssl.", "client.dns.lookup"} {
+			if strings.HasPrefix(k, p) {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// Trial is a TrialFunc: warm-up, then d at rate (0: unthrottled), and with consumers the
+// growth of their lag over the trial.
+func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcome, error) {
+	lag0 := l.acked - l.consumed.Load()
+	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
+	res, err := l.producers.Trial(ctx, s, nil)
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := FromProduce(res)
+	l.acked += res.Total.Acked
+	if l.withCons {
+		deadline := time.Now().Add(catchUp)
+		for l.consumed.Load() < l.acked && time.Now().Before(deadline) && ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+		}
+		o.ConsumerLagGrowth = max(0, l.acked-l.consumed.Load()-lag0)
+	}
+	if e := l.consErr.Load(); e != nil {
+		return o, *e
+	}
+	return o, ctx.Err()
+}
+
+// Close stops the consumers and closes the producers.
+func (l *Load) Close() error {
+	if l.stopCons != nil {
+		l.stopCons()
+		l.consWG.Wait()
+	}
+	l.producers.Close()
+	if e := l.consErr.Load(); e != nil {
+		return *e
+	}
+	return nil
+}

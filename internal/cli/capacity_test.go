@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kbench/kbench/internal/capacity"
+)
+
+func TestCapacityLine(t *testing.T) {
+	slo := capacity.SLO{Percentile: 99, Limit: 50 * time.Millisecond}
+	tests := []struct {
+		b    capacity.Bracket
+		want string
+	}{
+		{capacity.Bracket{SLO: slo, Lower: 41200, Upper: 43100, LowerMiB: 40.23, UpperMiB: 42.09, Converged: true},
+			"max sustainable rate: 41,200-43,100 records/s (40.2-42.1 MiB/s) at p99 <= 50 ms"},
+		{capacity.Bracket{SLO: slo, Lower: 900, Upper: 1200, LowerMiB: 0.88, UpperMiB: 1.17, Note: "stopped after 20 trials with the bracket 33.3% wide"},
+			"max sustainable rate: 900-1,200 records/s (0.9-1.2 MiB/s) at p99 <= 50 ms (stopped after 20 trials with the bracket 33.3% wide)"},
+		{capacity.Bracket{SLO: slo, Upper: 1, Note: "no rate passed p99 <= 50 ms"},
+			"max sustainable rate: below 1 records/s at p99 <= 50 ms (no rate passed p99 <= 50 ms)"},
+	}
+	for _, tt := range tests {
+		if got := capacityLine(tt.b); got != tt.want {
+			t.Errorf("capacityLine:\n got %q\nwant %q", got, tt.want)
+		}
+	}
+}
+
+func TestGroupDigits(t *testing.T) {
+	for in, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 41237.6: "41,238", 1234567: "1,234,567", -1500: "-1,500"} {
+		if got := groupDigits(in); got != want {
+			t.Errorf("groupDigits(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCapacityBadInput: each bad flag gives one line naming it, before any connection (the
+// bootstrap address is a closed port: reaching it would fail differently).
+func TestCapacityBadInput(t *testing.T) {
+	dead := closedPort(t)
+	base := []string{"capacity", "--bootstrap-server", dead, "--topic", "t", "--record-size", "10"}
+	tests := []struct {
+		extra []string
+		says  string
+	}{
+		{[]string{"--slo", "p99"}, `--slo: slo "p99" is not percentile=limit`},
+		{[]string{"--slo", "p99=-5ms"}, `--slo: slo "p99=-5ms": limit "-5ms" is not a duration above zero`},
+		{[]string{"--slo", "x=5ms"}, `--slo: slo percentile "x"`},
+		{[]string{"--precision", "0"}, `--precision "0" is not a fraction between 0 and 1`},
+		{[]string{"--precision", "-5%"}, `--precision "-5%"`},
+		{[]string{"--trial", "1s"}, "--trial 1s: must be at least 4s"},
+		{[]string{"--consumers", "-1"}, "--consumers -1"},
+		{[]string{"--throughput", "1000"}, "--throughput: the search sets each trial's rate and length"},
+		{[]string{"--num-records", "10"}, "--num-records: the search sets"},
+		{[]string{"--max-trials", "1"}, "--max-trials 1: must be at least 3"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		code := run(append(append([]string{}, base...), tt.extra...), &out, &errb)
+		lines := strings.Split(strings.TrimRight(errb.String(), "\n"), "\n")
+		if code == 0 || len(lines) != 1 || !strings.Contains(lines[0], tt.says) {
+			t.Errorf("%v: exit %d, stderr %q, want one line with %q", tt.extra, code, errb.String(), tt.says)
+		}
+	}
+}
+
+// TestCapacityIntegration searches the shared test cluster's capacity with short trials: it
+// must end with a bracket (the figures depend on the machine, so only its shape is
+// checked) and account for every trial in the JSON.
+func TestCapacityIntegration(t *testing.T) {
+	if testCluster == nil {
+		t.Skip("needs the embedded test cluster (not under -short)")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"capacity", "--bootstrap-server", testCluster.Bootstrap(), "--topic", "capacity-it",
+		"--record-size", "512", "--trial", "4s", "--warmup", "1s", "--precision", "20%", "--max-trials", "10",
+		"--consumers", "1", "--json"}, &out, &errb)
+	var res capacity.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
+	}
+	if len(res.Brackets) != 1 || len(res.Trials) < 3 || len(res.Trials) > 10 {
+		t.Fatalf("%d brackets, %d trials, want 1 and 3..10; stderr: %s", len(res.Brackets), len(res.Trials), errb.String())
+	}
+	if res.Trials[0].Offered != 0 || res.Trials[0].Achieved <= 0 {
+		t.Errorf("first trial %+v, want the unthrottled one, with records", res.Trials[0])
+	}
+	b := res.Brackets[0]
+	if b.Lower <= 0 && b.Upper <= 0 {
+		t.Errorf("bracket %+v: neither end found", b)
+	}
+	if code == 0 && (!b.Converged || b.Upper/b.Lower > 1.2) {
+		t.Errorf("exit 0 with bracket %+v, want converged within 20%%", b)
+	}
+	got := 0
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if strings.HasPrefix(l, "trial ") {
+			got++
+		}
+	}
+	if got != len(res.Trials) {
+		t.Errorf("%d progress lines on stderr, want one per trial (%d): %s", got, len(res.Trials), errb.String())
+	}
+}

@@ -118,7 +118,8 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	need := preflight.Need{Produce: []string{pcfg.Topic}, NoCreate: noCreate}
 	if cf.consumers > 0 {
 		group = fmt.Sprintf("kbench-capacity-%d", time.Now().UnixNano())
-		need.Consume, need.Group = []string{pcfg.Topic}, group
+		// Not Need.Consume: the topic may not exist before the producers create it.
+		need.Group = group
 	}
 	if err := checkCluster(cmd, pcfg.Bootstrap, pcfg.Properties, need); err != nil {
 		return err
@@ -164,5 +165,9 @@ func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {
 	}
 	for _, b := range res.Brackets {
 		fmt.Fprintln(w, capacityLine(b))
+		if b.Lower > 0 {
+			fmt.Fprintf(w, "  at %s records/s: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms; %s %.1f-%.1f ms across its trials\n",
+				groupDigits(b.Lower), b.AtLowerP50Ms, b.AtLowerP99Ms, b.AtLowerP999Ms, b.SLO.Name(), b.SpreadMs[0], b.SpreadMs[1])
+		}
 	}
 }

@@ -269,7 +269,10 @@ func (o *Options) validate() error {
 	if o.KafkaVersion == "" {
 		o.KafkaVersion = DefaultKafkaVersion
 	}
-	return o.Limits.Validate("cluster")
+	if err := o.Limits.Validate("cluster"); err != nil {
+		return err
+	}
+	return checkWriteThrottle(*o)
 }
 
 // prepareDir makes dir ready for a new cluster. It refuses a directory holding a running

@@ -54,8 +54,16 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	if err := c.writeFiles(opts, nodes); err != nil {
 		return err
 	}
+	// Saved before anything can fail, so that the next `cluster up` or `cluster down`
+	// recognises the directory (and removes any cgroups created) after a failed start.
+	if err := c.save(); err != nil {
+		return err
+	}
 	groups, err := c.createCgroups(opts, nodes, log)
 	if err != nil {
+		return err
+	}
+	if err := c.save(); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "formatting %d KRaft node(s) (Kafka %s) in %s\n", len(nodes), kafka.Version, dir)

@@ -117,6 +117,11 @@ func (h Host) Create(name string, l Limits, logDir string) (Group, error) {
 		if err != nil {
 			return Group{}, fmt.Errorf("broker disk class: %w", err)
 		}
+		for parent := range v2Controllers {
+			// cgroup v2 charges writeback to a cgroup only when it has the memory
+			// controller too.
+			v2Controllers[parent] = append(v2Controllers[parent], "memory")
+		}
 	}
 	for parent, ctls := range v2Controllers {
 		if err := enableV2(parent, ctls); err != nil {

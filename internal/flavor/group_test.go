@@ -74,6 +74,9 @@ func TestCreateV1(t *testing.T) {
 			t.Errorf("%s = %q, want %q", f, got, v)
 		}
 	}
+	if ok, err := h.ThrottlesBufferedWrites(); ok || err != nil {
+		t.Errorf("cgroup v1 does not throttle buffered writes: got %v, %v", ok, err)
+	}
 	if _, err := os.Stat(filepath.Join(blkio, "blkio.throttle.read_iops_device")); err == nil {
 		t.Error("read_iops_device written without a read IOPS limit")
 	}
@@ -112,8 +115,12 @@ func TestCreateV2(t *testing.T) {
 		t.Errorf("io.max = %q", got)
 	}
 	// The fake file keeps only the last write; the kernel accumulates them.
+	// memory is already enabled; cpu and io are added (io before memory, which is there).
 	if got := read(t, filepath.Join(parent, "cgroup.subtree_control")); got != "+io" {
 		t.Errorf("subtree_control last write %q, want +io", got)
+	}
+	if ok, err := h.ThrottlesBufferedWrites(); !ok || err != nil {
+		t.Errorf("cgroup v2 throttles buffered writes: got %v, %v", ok, err)
 	}
 }
 

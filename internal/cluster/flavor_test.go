@@ -1,0 +1,47 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kbench/kbench/internal/flavor"
+)
+
+func TestLogDirs(t *testing.T) {
+	nodes := []node{{ID: 1, Controller: true, Internal: 1, Client: 2, CtrlPort: 3}}
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"on disk", Options{Dir: "/c"}, "log.dirs=/c/broker-1/data\n"},
+		// The tmpfs disk class: broker-N under the cluster's memory-backed directory.
+		{"tmpfs", Options{Dir: "/c", dataRoot: "/dev/shm/kbench-X"}, "log.dirs=/dev/shm/kbench-X/broker-1\n"},
+	} {
+		got := serverProperties(nodes[0], nodes, tc.opts.Dir, tc.opts, nil)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: server.properties lacks %q:\n%s", tc.name, tc.want, got)
+		}
+	}
+}
+
+func TestWriteThrottleNeedsSyncWritesOnV1(t *testing.T) {
+	ok, err := flavorHost.ThrottlesBufferedWrites()
+	if err != nil || ok {
+		t.Skip("this host's blkio controller is not cgroup v1")
+	}
+	limited := flavor.Limits{Disk: flavor.Disk{WriteBPS: 5 * flavor.Mi}}
+	for _, tc := range []struct {
+		opts Options
+		err  string
+	}{
+		{Options{Limits: limited}, "does not charge buffered writeback"},
+		{Options{Limits: limited, BrokerConfig: map[string]string{"log.flush.interval.messages": "1"}}, ""},
+		{Options{Limits: flavor.Limits{Disk: flavor.Disk{ReadBPS: 1}}}, ""},
+	} {
+		err := tc.opts.validate()
+		if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%+v: error %v, want %q", tc.opts.Limits, err, tc.err)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package capacity
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// TestLoadTrialsOnFake runs three trials on one kfake cluster with a consumer reading
+// along: every acknowledged record is in the latency histogram, nothing fails, and the
+// consumer (on an in-process fake, no load) keeps up. Rates are not asserted: kfake says
+// nothing about a real cluster's.
+func TestLoadTrialsOnFake(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "cap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	boot := strings.Join(c.ListenAddrs(), ",")
+	ctx := context.Background()
+	l, err := StartLoad(ctx, load.ProducerConfig{Bootstrap: boot, Topic: "cap", RecordSize: 100}, 1, "cap-group", 200*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rate := range []float64{0, 500, 1000} {
+		o, err := l.Trial(ctx, rate, 500*time.Millisecond)
+		if err != nil {
+			t.Fatalf("trial %d: %v", i, err)
+		}
+		if o.Acked == 0 || o.Failed != 0 || o.Unsent != 0 || o.Latency.Count() != o.Acked {
+			t.Errorf("trial %d: acked %d failed %d unsent %d latencies %d, want all acknowledged and measured",
+				i, o.Acked, o.Failed, o.Unsent, o.Latency.Count())
+		}
+		// 100-byte values, no keys: 100 bytes a record.
+		if o.Bytes != 100*o.Acked {
+			t.Errorf("trial %d: %d bytes for %d records, want 100 each", i, o.Bytes, o.Acked)
+		}
+		if i > 0 && o.ConsumerLagGrowth != 0 {
+			t.Errorf("trial %d: consumer lag grew by %d on an idle fake", i, o.ConsumerLagGrowth)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConnectionProperties(t *testing.T) {
+	got := connectionProperties(map[string]string{"acks": "1", "linger.ms": "5", "security.protocol": "SASL_SSL",
+		"sasl.mechanism": "PLAIN", "ssl.truststore.location": "/t", "bootstrap.servers": "b:9092"})
+	want := map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN",
+		"ssl.truststore.location": "/t", "bootstrap.servers": "b:9092"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+}

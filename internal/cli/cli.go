@@ -76,6 +76,7 @@ latency percentiles, broker and client CPU.`,
 		newReportCommand(), newCompareCommand(),
 		newProduceCommand(), newConsumeCommand(), newCapacityCommand(),
 		newStudiesCommand(),
+		newZonesCommand(),
 	)
 	return root
 }

@@ -43,6 +43,7 @@ func newClusterUpCommand() *cobra.Command {
 		opts   cluster.Options
 		config []string
 		disk   string
+		link   linkFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -60,7 +61,13 @@ Examples:
   kbench cluster up --brokers 1 --heap 1g
   kbench cluster up --broker-cpus 0.5 --disk write_mib_per_sec=50,write_iops=2000
   kbench cluster up --disk tmpfs
-  kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6`,
+  kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6
+  kbench cluster up --client-rtt 10ms --client-bandwidth 100MiB
+
+With --client-rtt (and/or --client-bandwidth) it adds the listener "remote": each broker's
+address there is a proxy that delays every byte by RTT/2 each way (and caps the bandwidth
+per direction), a client in another zone. The proxies are one process, stopped with the
+brokers by kbench cluster down.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := clusterDir(opts.Dir)
@@ -75,6 +82,14 @@ Examples:
 			}
 			if err := flavorFlags(cmd, &opts.Limits, disk); err != nil {
 				return err
+			}
+			if opts.Client, err = link.link(cmd); err != nil {
+				return err
+			}
+			if opts.Client != nil {
+				if opts.ProxyCommand, err = proxyCommand(); err != nil {
+					return err
+				}
 			}
 			c, err := cluster.Start(cmd.Context(), opts)
 			if errors.Is(err, cluster.ErrRunning) {
@@ -103,6 +118,7 @@ Examples:
 	f.Float64Var(&opts.Limits.CPUs, "broker-cpus", 0, "CPU quota of each broker in cores, e.g. 0.5 (a cgroup per broker)")
 	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
 	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
+	link.register(f)
 	return cmd
 }
 
@@ -134,9 +150,12 @@ func dirFlag(dir string) string {
 func printEndpoints(w io.Writer, c *cluster.Cluster) {
 	fmt.Fprintf(w, "Kafka %s, %d broker(s), directory %s\n", c.KafkaVersion(), len(c.Brokers()), c.Dir())
 	for _, e := range c.Endpoints() {
-		fmt.Fprintf(w, "%-5s %-14s bootstrap servers: %s\n", e.Name, e.Protocol, e.Bootstrap)
+		fmt.Fprintf(w, "%-6s %-14s bootstrap servers: %s\n", e.Name, e.Protocol, e.Bootstrap)
 		if e.PropertiesFile != "" {
-			fmt.Fprintf(w, "      client properties: %s\n", e.PropertiesFile)
+			fmt.Fprintf(w, "       client properties: %s\n", e.PropertiesFile)
+		}
+		if n, ok := c.Network(); ok && e.Name == "remote" {
+			fmt.Fprintf(w, "       through zone proxies: %s (%s each way)%s\n", n.Link, n.Link.OneWay(), proxyProcess(c, n))
 		}
 	}
 	if l := c.Limits(); l.Any() || l.Disk.Tmpfs {
@@ -212,6 +231,11 @@ func newClusterDownCommand() *cobra.Command {
 					n++
 				}
 			}
+			proxy := ""
+			if c.ProxyAlive() {
+				n, _ := c.Network()
+				proxy = fmt.Sprintf(" and the zone proxy (pid %d)", n.ProxyPID)
+			}
 			stop := c.Stop
 			if keep {
 				stop = c.StopKeep
@@ -224,7 +248,7 @@ func newClusterDownCommand() *cobra.Command {
 				// brokers running in this directory were stopped.
 				fmt.Fprintf(cmd.OutOrStdout(), "%s holds a cluster started in %s (copied or moved since): only brokers running in %s are stopped\n", dir, first, dir)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "stopped %d broker(s)", n)
+			fmt.Fprintf(cmd.OutOrStdout(), "stopped %d broker(s)%s", n, proxy)
 			if keep {
 				fmt.Fprintf(cmd.OutOrStdout(), "; kept %s\n", dir)
 			} else {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // Options configure an embedded cluster.
@@ -50,6 +51,12 @@ type Options struct {
 	Limits flavor.Limits
 	// Log receives progress messages; nil discards them.
 	Log io.Writer
+	// Client, when set, adds the listener "remote" whose advertised addresses are delay
+	// proxies with this link in front of each broker: a client in another zone.
+	Client *zones.Link
+	// ProxyCommand runs the remote listener's proxies as a process of their own (kbench's
+	// `zones proxy` command, whose flags are appended); empty runs them in this process.
+	ProxyCommand []string
 
 	password string // SASL password, generated
 	dataRoot string // memory-backed directory holding the log dirs, with the tmpfs disk class
@@ -57,7 +64,7 @@ type Options struct {
 
 // Endpoint is one client listener of the cluster.
 type Endpoint struct {
-	// Name is "plain", "sasl" or "tls".
+	// Name is "plain", "sasl", "tls" or "remote" (through the zone proxies).
 	Name string `json:"name"`
 	// Protocol is Kafka's security protocol: PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL.
 	Protocol string `json:"protocol"`
@@ -94,6 +101,7 @@ type Cluster struct {
 	// firstDir is where the cluster was started when Open found it elsewhere (a copied or
 	// moved directory), "" otherwise.
 	firstDir string
+	proxy    *zones.Proxy // the remote listener's proxies when they run in this process
 }
 
 // ErrRunning is returned by Start when Dir already holds a running cluster.
@@ -153,6 +161,9 @@ func (c *Cluster) StopWithin(grace time.Duration) error {
 		if c.processAlive(b) {
 			pids = append(pids, b.PID)
 		}
+	}
+	if pid := c.stopProxies(); pid != 0 {
+		pids = append(pids, pid)
 	}
 	if err := stopProcesses(pids, grace); err != nil {
 		return err
@@ -266,6 +277,11 @@ func (o *Options) validate() error {
 	default:
 		return fmt.Errorf("sasl %q: want one of scram-sha-512, scram-sha-256, plain", o.SASL)
 	}
+	if o.Client != nil {
+		if err := o.Client.Validate(); err != nil {
+			return fmt.Errorf("client link: %w", err)
+		}
+	}
 	if o.KafkaVersion == "" {
 		o.KafkaVersion = DefaultKafkaVersion
 	}
@@ -300,6 +316,12 @@ func prepareDir(dir string) error {
 	}
 	if err := old.releaseFlavor(); err != nil {
 		return fmt.Errorf("clear stopped cluster in %s: %w", dir, err)
+	}
+	// Proxies whose brokers are gone would keep their ports and outlive the directory.
+	if pid := old.stopProxies(); pid != 0 {
+		if err := stopProcesses([]int{pid}, 5*time.Second); err != nil {
+			return err
+		}
 	}
 	for _, e := range entries {
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/cluster/clustertest"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 var testCluster *cluster.Cluster
@@ -29,7 +30,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("KBENCH_TEST_ORPHAN_DIR") != "" {
 		os.Exit(m.Run()) // the child of TestAttachedBrokersDieWithTheirProcess starts its own
 	}
-	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, SASL: "scram-sha-512", TLS: true}, &testCluster))
+	// The remote listener's proxies run in this process, so tests read their counters.
+	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, SASL: "scram-sha-512", TLS: true,
+		Client: &zones.Link{RTT: remoteRTT}}, &testCluster))
 }
 
 // clientOpts builds franz-go options for an endpoint from its Java client properties, the
@@ -79,7 +82,7 @@ func TestBrokersAndEndpoints(t *testing.T) {
 	for _, e := range testCluster.Endpoints() {
 		names = append(names, e.Name+"="+e.Protocol)
 	}
-	if got, want := strings.Join(names, ","), "plain=PLAINTEXT,sasl=SASL_SSL,tls=SSL"; got != want {
+	if got, want := strings.Join(names, ","), "plain=PLAINTEXT,sasl=SASL_SSL,tls=SSL,remote=PLAINTEXT"; got != want {
 		t.Errorf("endpoints = %s, want %s", got, want)
 	}
 	reopened, err := cluster.Open(testCluster.Dir())

@@ -9,14 +9,16 @@ import (
 
 // node is one Kafka process of the embedded cluster and its ports on 127.0.0.1.
 type node struct {
-	ID         int
-	Controller bool // also a KRaft controller (the first min(3, N) nodes)
-	Internal   int  // inter-broker PLAINTEXT listener
-	Client     int  // client PLAINTEXT listener
-	CtrlPort   int  // controller listener, 0 on broker-only nodes
-	SASL       int  // 0 unless SASL is on
-	TLS        int  // 0 unless TLS is on
-	Metrics    int  // Prometheus JMX exporter, 0 when the agent is unavailable
+	ID          int
+	Controller  bool // also a KRaft controller (the first min(3, N) nodes)
+	Internal    int  // inter-broker PLAINTEXT listener
+	Client      int  // client PLAINTEXT listener
+	CtrlPort    int  // controller listener, 0 on broker-only nodes
+	SASL        int  // 0 unless SASL is on
+	TLS         int  // 0 unless TLS is on
+	Metrics     int  // Prometheus JMX exporter, 0 when the agent is unavailable
+	Remote      int  // REMOTE listener (a client in another zone), 0 unless Options.Client
+	RemoteProxy int  // the proxy in front of Remote, REMOTE's advertised port
 }
 
 // serverProperties renders server.properties for one node. extra (the user's broker
@@ -69,6 +71,12 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 		props["ssl.keystore.location"] = keystorePath(dir, n.ID)
 	}
 	advertised := strings.Join(listeners, ",")
+	if n.Remote != 0 {
+		protocol, listener, adv := remoteListener(n)
+		protocols = append(protocols, protocol)
+		listeners = append(listeners, listener)
+		advertised += "," + adv
+	}
 	roles := "broker"
 	if n.Controller {
 		roles = "broker,controller"

@@ -59,6 +59,11 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	if err := c.save(); err != nil {
 		return err
 	}
+	if opts.Client != nil {
+		if err := c.startProxies(opts, nodes); err != nil {
+			return err
+		}
+	}
 	groups, err := c.createCgroups(opts, nodes, log)
 	if err != nil {
 		return err
@@ -124,6 +129,9 @@ func allocateNodes(opts Options, metrics bool) ([]node, error) {
 		}
 		if metrics {
 			ports = append(ports, &n.Metrics)
+		}
+		if opts.Client != nil {
+			ports = append(ports, &n.Remote, &n.RemoteProxy)
 		}
 		for _, p := range ports {
 			v, err := port()

@@ -103,6 +103,26 @@ func TestServerProperties(t *testing.T) {
 	}
 }
 
+// TestServerPropertiesRemote checks that the REMOTE listener binds the broker's own port
+// and advertises the proxy's, so clients learn only the proxy from metadata.
+func TestServerPropertiesRemote(t *testing.T) {
+	n := node{ID: 1, Controller: true, Internal: 1001, Client: 1002, CtrlPort: 1003, Remote: 1005, RemoteProxy: 1006}
+	got := serverProperties(n, []node{n}, "/c", Options{}, nil)
+	for _, want := range []string{
+		"listener.security.protocol.map=INTERNAL:PLAINTEXT,CLIENT:PLAINTEXT,CONTROLLER:PLAINTEXT,REMOTE:PLAINTEXT\n",
+		"listeners=INTERNAL://127.0.0.1:1001,CLIENT://127.0.0.1:1002,REMOTE://127.0.0.1:1005,CONTROLLER://127.0.0.1:1003\n",
+		"advertised.listeners=INTERNAL://127.0.0.1:1001,CLIENT://127.0.0.1:1002,REMOTE://127.0.0.1:1006\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("server.properties lacks %q:\n%s", want, got)
+		}
+	}
+	routes := remoteRoutes([]node{n})
+	if len(routes) != 1 || routes[0].String() != "remote-1=127.0.0.1:1006@127.0.0.1:1005" {
+		t.Errorf("routes = %v", routes)
+	}
+}
+
 func TestReadProperties(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "client.properties")
 	text := "# comment\nsecurity.protocol = SASL_SSL\nsasl.jaas.config=Module required username=\"u\" password=\"p=q\";\n\n"

@@ -37,6 +37,7 @@ type state struct {
 	BrokerConfig map[string]string `json:"broker_config,omitempty"`
 	Endpoints    []Endpoint        `json:"endpoints"`
 	Brokers      []Broker          `json:"brokers"`
+	Network      *network          `json:"network,omitempty"`
 }
 
 // DefaultDir is the directory `kbench cluster up` uses without --dir:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -173,4 +174,22 @@ func (p *Proxy) untrack(conns ...net.Conn) {
 		c.Close()
 		delete(p.conns, c)
 	}
+}
+
+// String writes the route as ParseRoute reads it: "name=listen@target".
+func (r Route) String() string { return r.Name + "=" + r.Listen + "@" + r.Target }
+
+// ParseRoute reads "name=listen@target", e.g. "remote-1=127.0.0.1:9100@127.0.0.1:9092".
+func ParseRoute(s string) (Route, error) {
+	name, rest, ok1 := strings.Cut(s, "=")
+	listen, target, ok2 := strings.Cut(rest, "@")
+	if !ok1 || !ok2 || name == "" || listen == "" || target == "" {
+		return Route{}, fmt.Errorf("route %q: want name=listen-address@target-address, e.g. remote-1=127.0.0.1:9100@127.0.0.1:9092", s)
+	}
+	for _, a := range []string{listen, target} {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return Route{}, fmt.Errorf("route %q: %q is not host:port", s, a)
+		}
+	}
+	return Route{Name: name, Listen: listen, Target: target}, nil
 }

@@ -1,0 +1,210 @@
+package cluster
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kbench/kbench/internal/zones"
+)
+
+// The remote listener puts the client in another zone. Each broker gets a REMOTE listener
+// whose advertised address is a delay proxy (internal/zones) in front of it, so a client
+// bootstrapping there learns only proxy addresses from metadata and every one of its
+// connections crosses the link.
+//
+// Where the proxies run: brokers are separate JVMs, and the proxies must live as long as
+// they do. With Options.ProxyCommand (kbench's CLI passes its own `kbench zones proxy`)
+// they are one process of their own, detached with the brokers for `kbench cluster up`
+// and stopped by PID with them, whose CPU is measured by PID like a broker's. Without it
+// (tests, library use) they run in this process and stop with the cluster.
+
+// remoteName is the listener's name in Endpoints, printed by `cluster up` and `status`.
+const remoteName = "remote"
+
+// proxyDir holds the proxy process's log; the process runs there, which identifies it.
+func proxyDir(dir string) string { return filepath.Join(dir, "zones") }
+
+// network is the remote listener's record in cluster.json.
+type network struct {
+	// ClientRTT and ClientBandwidth are the link between the client and the brokers.
+	ClientRTT       string `json:"client_rtt"`
+	ClientBandwidth int64  `json:"client_bandwidth,omitempty"`
+	// ProxyPID is the proxy process, 0 when the proxies run inside the starting process.
+	ProxyPID int `json:"proxy_pid,omitempty"`
+	// Routes are the proxies: remote-N=proxy-address@broker-address.
+	Routes []string `json:"routes"`
+}
+
+// Network describes the remote listener's link and proxies.
+type Network struct {
+	Link zones.Link
+	// ProxyPID is the proxy process, 0 when the proxies run inside this process.
+	ProxyPID int
+	// Routes are the proxies, one per broker.
+	Routes []zones.Route
+}
+
+// Network returns the remote listener's link and proxies; ok is false without one.
+func (c *Cluster) Network() (n Network, ok bool) {
+	s := c.state.Network
+	if s == nil {
+		return Network{}, false
+	}
+	rtt, _ := time.ParseDuration(s.ClientRTT)
+	n = Network{Link: zones.Link{RTT: rtt, Bandwidth: s.ClientBandwidth}, ProxyPID: s.ProxyPID}
+	for _, r := range s.Routes {
+		if route, err := zones.ParseRoute(r); err == nil {
+			n.Routes = append(n.Routes, route)
+		}
+	}
+	return n, true
+}
+
+// ProxyCounters returns the in-process proxies' accepts and bytes per route ("remote-1"
+// for broker 1); nil when the proxies run as their own process or there are none.
+func (c *Cluster) ProxyCounters() map[string]zones.Counters {
+	if c.proxy == nil {
+		return nil
+	}
+	return c.proxy.Counters()
+}
+
+// ProxyAlive reports whether the proxy process recorded for this cluster is running.
+func (c *Cluster) ProxyAlive() bool {
+	n := c.state.Network
+	return n != nil && n.ProxyPID > 0 && ownsProxy(n.ProxyPID, proxyDir(c.state.Dir))
+}
+
+// remoteListener returns the REMOTE listener's security protocol map entry, its listener
+// (the broker's own port) and its advertised listener (the proxy's port).
+func remoteListener(n node) (protocol, listener, advertised string) {
+	return "REMOTE:PLAINTEXT", fmt.Sprintf("REMOTE://127.0.0.1:%d", n.Remote),
+		fmt.Sprintf("REMOTE://127.0.0.1:%d", n.RemoteProxy)
+}
+
+// remoteRoutes are the proxies in front of every node's REMOTE listener.
+func remoteRoutes(nodes []node) []zones.Route {
+	var routes []zones.Route
+	for _, n := range nodes {
+		routes = append(routes, zones.Route{Name: fmt.Sprintf("remote-%d", n.ID),
+			Listen: fmt.Sprintf("127.0.0.1:%d", n.RemoteProxy), Target: fmt.Sprintf("127.0.0.1:%d", n.Remote)})
+	}
+	return routes
+}
+
+// startProxies starts the proxies of the remote listener, records them and adds the
+// remote endpoint. It runs before the brokers start so the proxy ports, chosen free a
+// moment ago, are taken again at once.
+func (c *Cluster) startProxies(opts Options, nodes []node) error {
+	link := *opts.Client
+	routes := remoteRoutes(nodes)
+	n := &network{ClientRTT: link.RTT.String(), ClientBandwidth: link.Bandwidth}
+	var addrs []string
+	for _, r := range routes {
+		n.Routes = append(n.Routes, r.String())
+		addrs = append(addrs, r.Listen)
+	}
+	if len(opts.ProxyCommand) == 0 {
+		p, err := zones.Start(link, routes)
+		if err != nil {
+			return fmt.Errorf("start the remote listener's proxies: %w", err)
+		}
+		c.proxy = p
+	} else {
+		pid, err := startProxyProcess(opts, link, routes)
+		if err != nil {
+			return err
+		}
+		n.ProxyPID = pid
+	}
+	c.state.Network = n
+	c.state.Endpoints = append(c.state.Endpoints, Endpoint{Name: remoteName, Protocol: "PLAINTEXT", Bootstrap: strings.Join(addrs, ",")})
+	return c.save()
+}
+
+// proxyReady is the line the proxy process logs once it listens on every route.
+const proxyReady = "proxy listening"
+
+// startProxyProcess starts opts.ProxyCommand with the link and routes as flags, in
+// proxyDir, and waits until it logs that it listens.
+func startProxyProcess(opts Options, link zones.Link, routes []zones.Route) (int, error) {
+	dir := proxyDir(opts.Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("create proxy directory: %w", err)
+	}
+	logPath := filepath.Join(dir, "proxy.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return 0, fmt.Errorf("open proxy log: %w", err)
+	}
+	defer logFile.Close()
+	args := slices.Clone(opts.ProxyCommand[1:])
+	args = append(args, "--rtt", link.RTT.String())
+	if link.Bandwidth > 0 {
+		args = append(args, "--bandwidth", zones.FormatBandwidth(link.Bandwidth))
+	}
+	for _, r := range routes {
+		args = append(args, "--route", r.String())
+	}
+	cmd := exec.Command(opts.ProxyCommand[0], args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := startBroker(cmd, opts.Detach); err != nil {
+		return 0, fmt.Errorf("start the remote listener's proxy process: %w", err)
+	}
+	pid := cmd.Process.Pid
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); {
+		data, _ := os.ReadFile(logPath)
+		if strings.Contains(string(data), proxyReady) {
+			return pid, nil
+		}
+		select {
+		case <-exited:
+			return 0, fmt.Errorf("the remote listener's proxy process exited at start: %s", lastLines(string(data), 5))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	_ = stopProcesses([]int{pid}, time.Second)
+	return 0, fmt.Errorf("the remote listener's proxy process did not listen within 15s; its log is %s", logPath)
+}
+
+// ownsProxy reports whether pid is a `zones proxy` process running in dir.
+func ownsProxy(pid int, dir string) bool {
+	if pid <= 0 || !running(pid) {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	args := strings.Split(string(cmdline), "\x00")
+	if !slices.Contains(args, "zones") || !slices.Contains(args, "proxy") {
+		return false
+	}
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	if err != nil {
+		return false
+	}
+	want, err := filepath.EvalSymlinks(dir)
+	return err == nil && filepath.Clean(cwd) == want
+}
+
+// stopProxies stops the in-process proxies, or returns the proxy process's PID for the
+// caller to stop with the brokers (0 when there is none running).
+func (c *Cluster) stopProxies() int {
+	if c.proxy != nil {
+		c.proxy.Close()
+		c.proxy = nil
+	}
+	if c.ProxyAlive() {
+		return c.state.Network.ProxyPID
+	}
+	return 0
+}

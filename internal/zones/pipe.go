@@ -37,17 +37,14 @@ func (p pipe) run(done func()) {
 	defer done()
 	queue := make(chan chunk, queueChunks)
 	go p.read(queue)
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	w := newWaiter()
+	defer w.close()
 	for c := range queue {
 		wait := time.Until(c.due)
 		if d := p.bucket.take(len(c.data), time.Now()); d > wait {
 			wait = d
 		}
-		if wait > 0 {
-			timer.Reset(wait)
-			<-timer.C
-		}
+		w.wait(wait)
 		if _, err := p.dst.Write(c.data); err != nil {
 			p.src.Close()
 			p.dst.Close()

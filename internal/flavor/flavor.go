@@ -78,7 +78,7 @@ func (l Limits) Validate(field string) error {
 		return fmt.Errorf("%s.broker_cpus: %g is below the smallest CPU quota, %g cores", field, l.CPUs, MinCPUs)
 	}
 	if l.Cpuset != "" {
-		if _, err := parseCPUList(l.Cpuset); err != nil {
+		if _, err := ParseCPUList(l.Cpuset); err != nil {
 			return fmt.Errorf("%s.cpuset: %w", field, err)
 		}
 	}
@@ -88,8 +88,8 @@ func (l Limits) Validate(field string) error {
 	return nil
 }
 
-// parseCPUList parses a cpuset list ("0-1,3") into its CPU numbers.
-func parseCPUList(s string) ([]int, error) {
+// ParseCPUList parses a cpuset list ("0-1,3") into its CPU numbers.
+func ParseCPUList(s string) ([]int, error) {
 	var cpus []int
 	for _, part := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")

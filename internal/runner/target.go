@@ -215,7 +215,7 @@ func startEmbedded(ctx context.Context, opts Options) (*target, error) {
 	spec := opts.Plan.Cluster
 	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", spec.Brokers, spec.KafkaVersion)
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: spec.Brokers, Heap: spec.Heap, SASL: spec.SASL, TLS: spec.TLS,
-		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Log: opts.Log})
+		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: spec.Limits, Log: opts.Log})
 	if err != nil {
 		return nil, fmt.Errorf("start embedded cluster: %w", err)
 	}

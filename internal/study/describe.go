@@ -80,6 +80,9 @@ func (c Cluster) describe() string {
 	if c.TLS {
 		s += ", TLS"
 	}
+	if c.Limits.Any() || c.Limits.Disk.Tmpfs {
+		s += ", each broker " + c.Limits.String()
+	}
 	if len(c.BrokerConfigs) > 0 {
 		s += ", " + kv(c.BrokerConfigs)
 	}

@@ -2,11 +2,15 @@ package study
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/kbench/kbench/internal/flavor"
 )
 
 // Defaults a study gets when it does not say otherwise.
@@ -225,6 +229,31 @@ func (p *parsed) cluster(n *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
 			return d.boolean(v, "cluster.tls", &c.TLS)
 		},
+		"broker_cpus": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			s, err := d.scalar(v, "cluster.broker_cpus")
+			if err != nil {
+				return err
+			}
+			f, perr := strconv.ParseFloat(s, 64)
+			if perr != nil || f < flavor.MinCPUs || math.IsInf(f, 0) {
+				return d.errorf(v, "cluster.broker_cpus", "%q is not a CPU quota in cores of at least %g, such as 0.5 or 2", s, flavor.MinCPUs)
+			}
+			c.Limits.CPUs = f
+			return nil
+		},
+		"cpuset": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			if err := d.str(v, "cluster.cpuset", &c.Limits.Cpuset); err != nil {
+				return err
+			}
+			_, err := flavor.ParseCPUList(c.Limits.Cpuset)
+			return d.wrap(v, "cluster.cpuset", err)
+		},
+		"disk": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			return p.disk(v, "cluster.disk", &c.Limits.Disk)
+		},
 		"external": func(_, v *yaml.Node) error {
 			c.External = &External{}
 			return p.external(v, c.External)
@@ -242,6 +271,38 @@ func (p *parsed) cluster(n *yaml.Node) error {
 			c.Brokers = 0
 		}
 		c.KafkaVersion, c.Heap = "", ""
+	}
+	return nil
+}
+
+// disk decodes a disk class: the scalar tmpfs, or a mapping of flavor.DiskKeys.
+func (p *parsed) disk(n *yaml.Node, field string, dst *flavor.Disk) error {
+	d := p.d
+	if n.Kind == yaml.ScalarNode {
+		if n.Value != "tmpfs" {
+			return d.errorf(n, field, "%q is not tmpfs or a mapping such as {write_mib_per_sec: 50, write_iops: 2000}", n.Value)
+		}
+		*dst = flavor.Disk{Tmpfs: true}
+		return nil
+	}
+	handlers := map[string]func(k, v *yaml.Node) error{}
+	for _, key := range flavor.DiskKeys {
+		handlers[key] = func(_, v *yaml.Node) error {
+			s, err := d.scalar(v, field+"."+key)
+			if err != nil {
+				return err
+			}
+			if err := dst.Set(key, s); err != nil {
+				return d.errorf(v, field+"."+key, "%q is not a positive number", s)
+			}
+			return nil
+		}
+	}
+	if err := d.mapping(n, field, handlers); err != nil {
+		return err
+	}
+	if !dst.Throttled() {
+		return d.errorf(n, field, "empty: give tmpfs or at least one of %s", strings.Join(flavor.DiskKeys, ", "))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/claim"
+	"github.com/kbench/kbench/internal/flavor"
 )
 
 // Plan is a loaded, validated study.
@@ -65,6 +66,9 @@ type Cluster struct {
 	TLS bool
 	// Heap is each embedded broker's JVM heap (default "512m").
 	Heap string
+	// Limits are each embedded broker's CPU quota (broker_cpus), CPU pinning (cpuset) and
+	// disk class (disk), through a cgroup per broker.
+	Limits flavor.Limits
 	// External, when non-nil, points at a running cluster instead.
 	External *External
 }

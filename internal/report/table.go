@@ -380,6 +380,7 @@ func environmentRows(e results.Environment) []KV {
 	case e.BrokerCPUs > 0:
 		add("Broker CPU allotment", fmt.Sprintf("%s cores per broker", num(e.BrokerCPUs)))
 	}
+	add("Broker limits (cgroup per broker)", e.BrokerLimits)
 	add("Client placement", e.ClientPlacement)
 	h := e.Host
 	add("Host CPU", strings.TrimSpace(fmt.Sprintf("%s (%d logical cores)", h.CPUModel, h.Cores)))

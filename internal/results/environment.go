@@ -32,6 +32,9 @@ type Environment struct {
 	// CPU quota, a quota or the host's cores shared by the brokers on this host, or
 	// unknown (remote brokers seen through their metrics endpoints only).
 	BrokerCPUBasis string `json:"broker_cpu_basis,omitempty"`
+	// BrokerLimits are the embedded brokers' cgroup limits in words (CPU quota, pinning,
+	// disk class), e.g. "0.5 cores (CFS quota), disk writes 50 MiB/s"; "" when unlimited.
+	BrokerLimits string `json:"broker_limits,omitempty"`
 	// ClientPlacement says where the clients ran relative to the brokers, for example
 	// "same host as the brokers" or "same host, behind a 2 ms delay proxy (cross-AZ profile)".
 	ClientPlacement string `json:"client_placement"`

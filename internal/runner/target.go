@@ -56,6 +56,7 @@ type target struct {
 	kafkaVersion string
 	brokerConfig map[string]string
 	embedded     *cluster.Cluster // started by this run, stopped at its end
+	limits       string           // an embedded cluster's broker limits in words, "" for none
 	fresh        bool             // started for this run: its JIT is cold
 	external     *External        // the cluster attached to, nil for an embedded one
 	clusterID    string           // Kafka's cluster ID, from the metadata
@@ -242,6 +243,9 @@ func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target 
 	for _, b := range c.Brokers() {
 		t.brokers = append(t.brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
 	}
+	if l := c.Limits(); l.Any() || l.Disk.Tmpfs {
+		t.limits = l.String()
+	}
 	return t
 }
 
@@ -341,6 +345,7 @@ func (t *target) environment(version string) results.Environment {
 		Cluster: t.kind, Brokers: len(t.brokers), Bootstrap: t.bootstrap,
 		Security: t.props["security.protocol"], BrokerConfig: t.brokerConfig, BrokerMetrics: t.brokerMetrics(),
 		ClientPlacement: "same host as the brokers (loopback); clients and brokers share the CPUs",
+		BrokerLimits:    t.limits,
 	}
 	if env.Security == "" {
 		env.Security = "PLAINTEXT"

@@ -45,7 +45,7 @@ func (b *bench) scaleSection() error {
 	fmt.Printf("\nscale: %d records of 1024 bytes at %d records/s (%s), acks=1, batch.size=16384, linger.ms=0, %s producers in one process\n",
 		records, o.rate, o.duration, strings.Join(strings.Fields(o.producers), ""))
 	fmt.Printf("achieved: kbench's window lines after the first (the paced steady state); the bare producer's acknowledged / its whole run,\n")
-	fmt.Printf("  which reads high by up to one record interval per producer (N/rate s of a run ending at its last record's due time)\n")
+	fmt.Printf("  which reads high by one record interval (N/rate s: the last records are due then, not at the end) and low by their latency\n")
 	fmt.Printf("CPU: user+system per million records less a run of one record per producer (start-up: N clients opened, connected, closed)\n")
 	fmt.Printf("peak RSS: getrusage ru_maxrss (the process's VmHWM)\n")
 	fmt.Printf("%-9s %-7s %9s %9s %7s %13s %13s %13s\n", "producers", "tool", "offered", "achieved", "dev %", "peak RSS MiB", "start-up CPU", "CPU-s/1e6")

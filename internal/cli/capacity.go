@@ -145,6 +145,15 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	if res != nil {
 		printCapacity(out, res, cf.jsonOut)
 	}
+	if cmd.Context().Err() != nil {
+		// Ctrl-C: what was measured is printed; the exit code says it was cut short.
+		n := 0
+		if res != nil {
+			n = len(res.Trials)
+		}
+		fmt.Fprintf(errOut, "kbench: capacity search interrupted after %d trials\n", n)
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("capacity search: %w", err)
 	}

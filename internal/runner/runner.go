@@ -35,6 +35,9 @@ type Options struct {
 	// test): the run uses it, all its listeners included, instead of starting the study's,
 	// and leaves it running.
 	Cluster *cluster.Cluster
+	// ProxyCommand runs the remote listener's delay proxies (a study's cluster.network) as
+	// their own process, kbench's `zones proxy`; empty runs them in this process.
+	ProxyCommand []string
 	// Seed orders the repeats (see Order); a resumed run keeps the seed it recorded.
 	Seed uint64
 	// MaxRate caps every scenario's target rate (records/s over all producers), the fill of

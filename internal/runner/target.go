@@ -86,6 +86,13 @@ func connect(ctx context.Context, opts Options) (*target, error) {
 	case opts.Cluster != nil:
 		// The caller's cluster may have run load already; warming it is the caller's choice.
 		t = embeddedTarget(opts.Cluster, opts.Cluster.BrokerConfig())
+		if opts.Plan.Cluster.Network != nil {
+			e, ok := t.listeners["remote"]
+			if !ok {
+				return nil, fmt.Errorf("the study sets cluster.network but the cluster in %s has no remote listener: start it with kbench cluster up --client-rtt", opts.Cluster.Dir())
+			}
+			t.endpoint = e
+		}
 	default:
 		var err error
 		if t, err = startEmbedded(ctx, opts); err != nil {
@@ -216,12 +223,17 @@ func startEmbedded(ctx context.Context, opts Options) (*target, error) {
 	spec := opts.Plan.Cluster
 	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", spec.Brokers, spec.KafkaVersion)
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: spec.Brokers, Heap: spec.Heap, SASL: spec.SASL, TLS: spec.TLS,
-		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: spec.Limits, Log: opts.Log})
+		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: spec.Limits, Log: opts.Log,
+		Client: spec.Network, ProxyCommand: opts.ProxyCommand})
 	if err != nil {
 		return nil, fmt.Errorf("start embedded cluster: %w", err)
 	}
 	t := embeddedTarget(c, spec.BrokerConfigs)
 	t.embedded, t.fresh = c, true
+	if spec.Network != nil {
+		// The study put its clients in another zone: that is what it measures.
+		t.endpoint = t.listeners["remote"]
+	}
 	return t, nil
 }
 

@@ -83,6 +83,9 @@ func (c Cluster) describe() string {
 	if c.Limits.Any() || c.Limits.Disk.Tmpfs {
 		s += ", each broker " + c.Limits.String()
 	}
+	if c.Network != nil {
+		s += ", clients in another zone (" + c.Network.String() + ")"
+	}
 	if len(c.BrokerConfigs) > 0 {
 		s += ", " + kv(c.BrokerConfigs)
 	}

@@ -45,7 +45,7 @@ func fieldChoices() []string {
 }
 
 // listenerChoices are the listener values.
-var listenerChoices = []string{"plain", "sasl", "tls"}
+var listenerChoices = []string{"plain", "sasl", "tls", "remote"}
 
 // keyChoices are the producers.keys values.
 var keyChoices = []string{"none", "random"}

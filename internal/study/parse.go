@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // Defaults a study gets when it does not say otherwise.
@@ -254,6 +255,11 @@ func (p *parsed) cluster(n *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
 			return p.disk(v, "cluster.disk", &c.Limits.Disk)
 		},
+		"network": func(k, v *yaml.Node) error {
+			embeddedOnly = append(embeddedOnly, k)
+			c.Network = &zones.Link{}
+			return p.network(v, "cluster.network", c.Network)
+		},
 		"external": func(_, v *yaml.Node) error {
 			c.External = &External{}
 			return p.external(v, c.External)
@@ -303,6 +309,45 @@ func (p *parsed) disk(n *yaml.Node, field string, dst *flavor.Disk) error {
 	}
 	if !dst.Throttled() {
 		return d.errorf(n, field, "empty: give tmpfs or at least one of %s", strings.Join(flavor.DiskKeys, ", "))
+	}
+	return nil
+}
+
+// network decodes the client's zone link: {client_rtt: 10ms, client_bandwidth: 100MiB}.
+func (p *parsed) network(n *yaml.Node, field string, dst *zones.Link) error {
+	d := p.d
+	rttSet := false
+	err := d.mapping(n, field, map[string]func(k, v *yaml.Node) error{
+		"client_rtt": func(_, v *yaml.Node) error {
+			s, err := d.scalar(v, field+".client_rtt")
+			if err != nil {
+				return err
+			}
+			rtt, perr := time.ParseDuration(s)
+			if perr != nil || rtt < 0 || rtt > 10*time.Second {
+				return d.errorf(v, field+".client_rtt", "%q is not a round-trip time from 0 to 10s, such as 10ms", s)
+			}
+			dst.RTT, rttSet = rtt, true
+			return nil
+		},
+		"client_bandwidth": func(_, v *yaml.Node) error {
+			s, err := d.scalar(v, field+".client_bandwidth")
+			if err != nil {
+				return err
+			}
+			b, perr := zones.ParseBandwidth(s)
+			if perr == nil {
+				dst.Bandwidth = b
+				perr = dst.Validate()
+			}
+			return d.wrap(v, field+".client_bandwidth", perr)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if !rttSet && dst.Bandwidth == 0 {
+		return d.errorf(n, field, "empty: give client_rtt (e.g. 10ms), client_bandwidth (e.g. 100MiB) or both")
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // Plan is a loaded, validated study.
@@ -69,6 +70,10 @@ type Cluster struct {
 	// Limits are each embedded broker's CPU quota (broker_cpus), CPU pinning (cpuset) and
 	// disk class (disk), through a cgroup per broker.
 	Limits flavor.Limits
+	// Network, when set, puts the clients in another zone: the embedded cluster gets the
+	// listener "remote" through delay proxies with this link (client_rtt, client_bandwidth),
+	// which the clients then use.
+	Network *zones.Link
 	// External, when non-nil, points at a running cluster instead.
 	External *External
 }
@@ -92,8 +97,9 @@ type Scenario struct {
 	// Params are the swept values, as written in the study; Plan.Parameters gives their
 	// order.
 	Params map[string]string
-	// Listener picks the embedded cluster's listener the clients use: "plain", "sasl" or
-	// "tls"; empty means the cluster's secured listener when it has one, else plain.
+	// Listener picks the embedded cluster's listener the clients use: "plain", "sasl",
+	// "tls" or "remote"; empty means remote with cluster.network, else the cluster's
+	// secured listener when it has one, else plain.
 	Listener string
 	// Topic is the scenario's topic, created fresh for each repeat.
 	Topic Topic

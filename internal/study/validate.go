@@ -35,6 +35,8 @@ func (p *parsed) validate(pt point) error {
 		return fail("listener", "listener sasl needs cluster.sasl %s", choices(saslChoices))
 	case s.Listener == "tls" && !c.TLS:
 		return fail("listener", "listener tls needs cluster.tls: true")
+	case s.Listener == "remote" && c.Network == nil:
+		return fail("listener", "listener remote needs cluster.network: {client_rtt: 10ms}")
 	}
 	brokers := p.plan.Cluster.Brokers
 	if brokers > 0 && s.Topic.Replicas > brokers {

@@ -1,0 +1,52 @@
+package study
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kbench/kbench/internal/zones"
+)
+
+// TestParseNetwork reads the clients' zone link from the cluster block and checks that
+// listener: remote needs it.
+func TestParseNetwork(t *testing.T) {
+	for _, tc := range []struct {
+		study string
+		want  *zones.Link
+		err   string // file:line: field: message substring
+	}{
+		{study: "cluster: {network: {client_rtt: 10ms}}", want: &zones.Link{RTT: 10 * time.Millisecond}},
+		// 100 MiB = 100 x 1,048,576 = 104,857,600 bytes per second.
+		{study: "cluster: {network: {client_rtt: 2ms, client_bandwidth: 100MiB}}",
+			want: &zones.Link{RTT: 2 * time.Millisecond, Bandwidth: 104857600}},
+		{study: "cluster: {network: {client_bandwidth: 12.5MB}}", want: &zones.Link{Bandwidth: 12500000}},
+		{study: "cluster: {network: {client_rtt: 0ms}}", want: &zones.Link{}},
+		{study: "cluster: {network: {client_rtt: 10ms}}\ndefaults: {listener: remote}", want: &zones.Link{RTT: 10 * time.Millisecond}},
+		{study: "cluster: {brokers: 3}", want: nil},
+		{study: "cluster: {network: {client_rtt: fast}}", err: "f.yaml:2: cluster.network.client_rtt: \"fast\" is not a round-trip time"},
+		{study: "cluster: {network: {client_rtt: 11s}}", err: "cluster.network.client_rtt: \"11s\" is not a round-trip time from 0 to 10s"},
+		{study: "cluster: {network: {client_bandwidth: 1KiB}}", err: "cluster.network.client_bandwidth: bandwidth 1KiB: want at least 64KiB"},
+		{study: "cluster: {network: {client_bandwidth: lots}}", err: "cluster.network.client_bandwidth: bandwidth \"lots\""},
+		{study: "cluster: {network: {rtt: 10ms}}", err: "cluster.network.rtt: unknown key \"rtt\""},
+		{study: "cluster: {network: {}}", err: "cluster.network: empty"},
+		{study: "cluster: {network: {client_rtt: 10ms}, external: {bootstrap: k:9092}}", err: "cluster.network: applies only to the embedded cluster"},
+		{study: "cluster: {brokers: 3}\ndefaults: {listener: remote}", err: "listener remote needs cluster.network"},
+	} {
+		plan, err := Parse("f.yaml", []byte("name: f\n"+tc.study+"\n"))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.study, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.study, err)
+			continue
+		}
+		got := plan.Cluster.Network
+		if (got == nil) != (tc.want == nil) || (got != nil && *got != *tc.want) {
+			t.Errorf("%s: network %+v, want %+v", tc.study, got, tc.want)
+		}
+	}
+}

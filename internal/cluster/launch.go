@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kbench/kbench/internal/flavor"
 	"github.com/kbench/kbench/internal/redact"
 )
 
@@ -77,13 +78,17 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	}
 	fmt.Fprintf(log, "starting %d broker(s)\n", len(nodes))
 	for _, n := range nodes {
-		b, err := startNode(kafka, opts, n)
+		var group *flavor.Group
+		if g, ok := groups[n.ID]; ok {
+			group = &g
+		}
+		b, err := startNode(kafka, opts, n, group)
 		if err != nil {
 			return err
 		}
 		c.state.Brokers = append(c.state.Brokers, b)
-		// Moved in right after exec, well before the JVM (tens of milliseconds into its
-		// start) reads its CPU limit to size its thread pools.
+		// Started inside its cgroup already (startInGroup); this moves any thread that
+		// was not, and fails loudly if the cgroup is gone.
 		if g, ok := groups[n.ID]; ok {
 			if err := g.Add(b.PID); err != nil {
 				return err
@@ -290,7 +295,7 @@ func formatCommand(ctx context.Context, kafka *Kafka, opts Options, n node, clus
 }
 
 // startNode starts one broker JVM; it is stopped by its PID.
-func startNode(kafka *Kafka, opts Options, n node) (Broker, error) {
+func startNode(kafka *Kafka, opts Options, n node, group *flavor.Group) (Broker, error) {
 	bdir := brokerDir(opts.Dir, n.ID)
 	logPath := filepath.Join(bdir, "server.log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -319,7 +324,7 @@ func startNode(kafka *Kafka, opts Options, n node) (Broker, error) {
 	cmd := exec.Command(kafka.Java, args...)
 	cmd.Dir = bdir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := startBroker(cmd, opts.Detach); err != nil {
+	if err := startInGroup(cmd, opts.Detach, group); err != nil {
 		return Broker{}, fmt.Errorf("start broker %d: %w", n.ID, err)
 	}
 	pid := cmd.Process.Pid

@@ -16,6 +16,8 @@ import (
 type Group struct {
 	// Dirs are the cgroup directories, absolute.
 	Dirs []string `json:"dirs"`
+	// Version is the cgroup version of the hierarchies (1 or 2); 0 for no cgroup.
+	Version int `json:"version,omitempty"`
 }
 
 // write is one cgroup file to write, in order.
@@ -128,7 +130,10 @@ func (h Host) Create(name string, l Limits, logDir string) (Group, error) {
 			return Group{}, err
 		}
 	}
-	g := Group{}
+	g := Group{Version: 1}
+	if v2Controllers != nil {
+		g.Version = 2
+	}
 	for _, dir := range order {
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			_ = h.Remove(g.Dirs)

@@ -15,8 +15,8 @@ const (
 )
 
 // EstimatedDuration estimates the wall time of the whole study: the embedded cluster's
-// start, then for every scenario and repeat the topic setup, warm-up, measured window and
-// cool-down.
+// start, then for every scenario and repeat the topic setup, warm-up, measured window, capacity
+// search (at most its max trials at full length) and cool-down.
 func (p *Plan) EstimatedDuration() time.Duration {
 	var total time.Duration
 	if p.Cluster.External == nil {
@@ -32,7 +32,7 @@ func (p *Plan) EstimatedDuration() time.Duration {
 func (p *Plan) ScenarioDuration(s Scenario) time.Duration { return p.scenarioDuration(s) }
 
 func (p *Plan) scenarioDuration(s Scenario) time.Duration {
-	return EstimateTopicSetup + p.Warmup + s.MeasuredDuration() + p.Cooldown
+	return EstimateTopicSetup + p.Warmup + s.MeasuredDuration() + s.Capacity.SearchDuration(p.Warmup) + p.Cooldown
 }
 
 // MeasuredDuration estimates the measured window of one repeat: the given duration, or

@@ -30,10 +30,14 @@ var scalarFields = []string{
 	"consumers.fetch_size",
 	"consumers.records",
 	"consumers.duration",
+	"capacity.precision",
+	"capacity.trial",
+	"capacity.max_trials",
 }
 
-// mapFields are the fields whose remaining path is a Kafka config name.
-var mapFields = []string{"topic.configs", "producers.properties", "consumers.properties"}
+// mapFields are the fields whose remaining path is a free name: a Kafka config name, or
+// (capacity.slo) a percentile.
+var mapFields = []string{"topic.configs", "producers.properties", "consumers.properties", "capacity.slo"}
 
 // fieldChoices lists every valid field path, for error messages.
 func fieldChoices() []string {
@@ -60,6 +64,7 @@ func defaultScenario(brokers int) Scenario {
 		Topic:     Topic{Partitions: 3, Replicas: replicas, Configs: map[string]string{}},
 		Producers: Producers{Count: 1, Properties: map[string]string{}, RecordSize: 1024, Keys: "none", Duration: DefaultDuration},
 		Consumers: Consumers{Properties: map[string]string{}, Duration: DefaultDuration},
+		Capacity:  Capacity{SLO: map[string]time.Duration{}, Precision: DefaultCapacityPrecision, Trial: DefaultCapacityTrial, MaxTrials: DefaultCapacityMaxTrials},
 	}
 }
 
@@ -69,6 +74,7 @@ func (s Scenario) clone() Scenario {
 	s.Topic.Configs = maps.Clone(s.Topic.Configs)
 	s.Producers.Properties = maps.Clone(s.Producers.Properties)
 	s.Consumers.Properties = maps.Clone(s.Consumers.Properties)
+	s.Capacity.SLO = maps.Clone(s.Capacity.SLO)
 	return s
 }
 
@@ -111,6 +117,12 @@ func (s *Scenario) setField(path, value string) error {
 				return err
 			}
 			s.Consumers.Properties[name] = v
+		case "capacity.slo":
+			p, d, err := parseSLO(name, value)
+			if err != nil {
+				return err
+			}
+			s.Capacity.SLO[p] = d
 		}
 		return nil
 	}
@@ -163,6 +175,15 @@ func (s *Scenario) setField(path, value string) error {
 	case "consumers.duration":
 		s.Consumers.Duration, err = parseDuration(value)
 		s.Consumers.Records = 0
+	case "capacity.precision":
+		s.Capacity.Precision, err = parsePrecision(value)
+	case "capacity.trial":
+		s.Capacity.Trial, err = parseDuration(value)
+		if err == nil && s.Capacity.Trial < MinCapacityTrial {
+			err = fmt.Errorf("trial %s is shorter than %s (trials while the bracket is wide last a quarter of it)", value, MinCapacityTrial)
+		}
+	case "capacity.max_trials":
+		s.Capacity.MaxTrials, err = parseCount(value, 3)
 	default:
 		err = fmt.Errorf("unknown field %q %s", path, choices(fieldChoices()))
 	}

@@ -385,7 +385,7 @@ func (p *parsed) defaults(n *yaml.Node) error {
 	d := p.d
 	sections := map[string]func(k, v *yaml.Node) error{}
 	sections["listener"] = func(_, v *yaml.Node) error { return p.setBase("listener", v) }
-	for _, section := range []string{"topic", "producers", "consumers"} {
+	for _, section := range []string{"topic", "producers", "consumers", "capacity"} {
 		sections[section] = func(_, v *yaml.Node) error {
 			handlers := map[string]func(k, v *yaml.Node) error{}
 			for _, f := range scalarFields {

@@ -107,7 +107,28 @@ type Scenario struct {
 	Producers Producers
 	// Consumers is the consume load; Count 0 means none.
 	Consumers Consumers
+	// Capacity, when it has SLOs, asks for a capacity search after each repeat's measured
+	// window, on the same topic.
+	Capacity Capacity
 }
+
+// Capacity is a scenario's capacity search: the highest offered rate at which due-time
+// latency meets every SLO (see kbench capacity).
+type Capacity struct {
+	// SLO maps a percentile as written (p99, p999, p99.9) to its latency limit; empty means
+	// no search.
+	SLO map[string]time.Duration
+	// Precision is the widest final bracket as a share of its lower end (default 0.05).
+	Precision float64
+	// Trial is a full-length trial after its warm-up (default 20s); trials while the
+	// bracket is wide last a quarter of it.
+	Trial time.Duration
+	// MaxTrials stops a search that has not converged (default 20).
+	MaxTrials int
+}
+
+// Enabled says whether the scenario asks for a capacity search.
+func (c Capacity) Enabled() bool { return len(c.SLO) > 0 }
 
 // Topic is a topic's layout and configs.
 type Topic struct {

@@ -63,6 +63,9 @@ func (p *parsed) validate(pt point) error {
 	if s.Producers.Records > 0 && s.Producers.Records < int64(s.Producers.Count) {
 		return fail("producers.records", "%d records cannot be shared by %d producers", s.Producers.Records, s.Producers.Count)
 	}
+	if s.Capacity.Enabled() && s.Producers.Count == 0 {
+		return fail("producers.count", "a capacity search offers rates to producers; this scenario has none")
+	}
 	return p.validateClients(s, fail)
 }
 

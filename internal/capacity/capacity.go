@@ -64,6 +64,11 @@ type Trial struct {
 	P50Ms          float64       `json:"p50_ms"`
 	P99Ms          float64       `json:"p99_ms"`
 	P999Ms         float64       `json:"p999_ms"`
+	// SendP50Ms, SendP99Ms and SendP999Ms are send-time latency: from each record's
+	// hand-over to the client, without the queueing behind its due time.
+	SendP50Ms  float64 `json:"send_p50_ms"`
+	SendP99Ms  float64 `json:"send_p99_ms"`
+	SendP999Ms float64 `json:"send_p999_ms"`
 	// Pass says, per SLO in order, whether the trial met it; Reasons why not.
 	Pass    []bool     `json:"pass"`
 	Reasons [][]string `json:"reasons"`

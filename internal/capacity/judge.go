@@ -18,6 +18,9 @@ type Outcome struct {
 	Failed, Unsent int64
 	// Latency is due-time latency: from each record's slot in the schedule.
 	Latency *metrics.Histogram
+	// SendLatency is measured from each record's hand-over to the client (nil when not
+	// measured).
+	SendLatency *metrics.Histogram
 	// BlockedSends waited for space in the producer's buffer; Sent is every record handed
 	// over.
 	BlockedSends, Sent int64
@@ -34,7 +37,7 @@ func FromProduce(r *load.ProduceResult) Outcome {
 		st = *r.Steady
 	}
 	return Outcome{Achieved: st.RecordsPerSec, Acked: st.Acked, Bytes: st.Bytes,
-		Failed: r.Total.Failed, Unsent: r.Unsent, Latency: st.DueHistogram,
+		Failed: r.Total.Failed, Unsent: r.Unsent, Latency: st.DueHistogram, SendLatency: st.SendHistogram,
 		BlockedSends: r.BlockedSends, Sent: r.Sent + r.Unsent}
 }
 

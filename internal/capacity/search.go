@@ -87,6 +87,9 @@ func (s *search) record(rate float64, d time.Duration, o Outcome) {
 		t.P50, t.P99, t.P999 = o.Latency.Quantile(0.50), o.Latency.Quantile(0.99), o.Latency.Quantile(0.999)
 		t.P50Ms, t.P99Ms, t.P999Ms = msf(t.P50), msf(t.P99), msf(t.P999)
 	}
+	if h := o.SendLatency; h != nil && h.Count() > 0 {
+		t.SendP50Ms, t.SendP99Ms, t.SendP999Ms = msf(h.Quantile(0.50)), msf(h.Quantile(0.99)), msf(h.Quantile(0.999))
+	}
 	var common []string
 	if rate > 0 {
 		common = judgeCommon(o, rate)

@@ -25,6 +25,9 @@ type Repeat struct {
 	Brokers       []SeriesRow     `json:"brokers,omitempty"`
 	BrokerSummary []BrokerSummary `json:"broker_summary,omitempty"`
 	Validity      Validity        `json:"validity"`
+	// Capacity is the capacity search run after the measured window, on the same topic,
+	// when the scenario asks for one (absent otherwise).
+	Capacity *Capacity `json:"capacity,omitempty"`
 }
 
 // Workload is what the scenario asked the clients to do; with Topic it is enough to write

@@ -117,6 +117,9 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		return invalid(err)
 	}
 	m.fill(rep, filled)
+	if sc.Capacity.Enabled() {
+		rep.Capacity = r.searchCapacity(ctx, topic, group, sc)
+	}
 	rep.Finished = time.Now().UTC()
 	return rep
 }

@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/study"
+)
+
+// searchCapacity runs a scenario's capacity search on the repeat's topic, after its measured
+// window: the window keeps its place in every table and hypothesis (an unthrottled window is
+// labelled buffer-bound there), and the search adds the rate the cluster sustains within
+// the SLOs. Its trials are warmed up by the study's warm-up; consumers, when the scenario
+// has them, read in a group of their own (deleted after) so that a trial fails when they
+// fall behind. A search that cannot finish keeps what it measured, with the error; only
+// cancellation returns nil.
+func (r *runner) searchCapacity(ctx context.Context, topic, group string, sc study.Scenario) *results.Capacity {
+	c := sc.Capacity
+	warmup := r.plan.Warmup
+	out := &results.Capacity{Precision: c.Precision, TrialS: c.Trial.Seconds(), WarmupS: warmup.Seconds(), MaxTrials: c.MaxTrials}
+	slos, err := capacity.ParseSLOs(c.SLOString())
+	if err != nil {
+		out.Error = err.Error() // unreachable: the study checked every SLO
+		return out
+	}
+	cfg := capacity.Config{SLOs: slos, Precision: c.Precision, Trial: c.Trial, MaxTrials: c.MaxTrials,
+		Progress: func(t capacity.Trial) { r.progress.capacityTrial(t) }}
+	pcfg := r.producerConfig(topic, sc, sc.Consumers.Count > 0)
+	pcfg.Records, pcfg.WarmupRecords, pcfg.Duration, pcfg.Warmup, pcfg.Rate = 0, 0, 0, 0, 0
+	consumers, capGroup := 0, ""
+	if sc.Consumers.Count > 0 {
+		consumers, capGroup = sc.Consumers.Count, group+"-capacity"
+		defer r.release(ctx, "", capGroup)
+	}
+	ld, err := capacity.StartLoad(ctx, pcfg, consumers, capGroup, warmup)
+	if err != nil {
+		out.Error = fmt.Sprintf("capacity search: %v", err)
+		return out
+	}
+	res, err := capacity.Search(ctx, cfg, ld.Trial)
+	if cerr := ld.Close(); err == nil && ctx.Err() == nil {
+		err = cerr
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		out.Error = fmt.Sprintf("capacity search: %v", err)
+	}
+	if res != nil {
+		fillCapacity(out, res)
+	}
+	return out
+}
+
+// fillCapacity copies a search's result into its run-directory form.
+func fillCapacity(out *results.Capacity, res *capacity.Result) {
+	for _, b := range res.Brackets {
+		out.Brackets = append(out.Brackets, results.CapacityBracket{
+			SLO:   results.CapacitySLO{Percentile: b.SLO.Percentile, LimitMs: float64(b.SLO.Limit) / float64(time.Millisecond)},
+			Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
+			Converged: b.Converged, Note: b.Note,
+			AtLowerP50Ms: b.AtLowerP50Ms, AtLowerP99Ms: b.AtLowerP99Ms, AtLowerP999Ms: b.AtLowerP999Ms, SpreadMs: b.SpreadMs,
+		})
+	}
+	for _, t := range res.Trials {
+		out.Trials = append(out.Trials, results.CapacityTrial{
+			N: t.N, Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved, MiBPerSec: t.MiBPerSec,
+			P50Ms: t.P50Ms, P99Ms: t.P99Ms, P999Ms: t.P999Ms, SendP50Ms: t.SendP50Ms, SendP99Ms: t.SendP99Ms, SendP999Ms: t.SendP999Ms,
+			Pass: t.Pass, Reasons: t.Reasons,
+		})
+	}
+}
+
+// capacityTrial prints one trial of a capacity search: its offered and achieved rate, its
+// due-time p99 and, per SLO, pass or why not.
+func (p *progress) capacityTrial(t capacity.Trial) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.terminal {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	offered := "unthrottled"
+	if t.Offered > 0 {
+		offered = fmt.Sprintf("%.0f records/s", t.Offered)
+	}
+	verdict := ""
+	for i, pass := range t.Pass {
+		if pass {
+			verdict += " pass"
+		} else {
+			verdict += fmt.Sprintf(" fail (%s)", strings.Join(t.Reasons[i], "; "))
+		}
+	}
+	fmt.Fprintf(p.w, "  [%d/%d] %s r%d capacity trial %d: offered %s, achieved %.0f records/s, p99 %.1f ms:%s\n",
+		p.index+1, len(p.plan.Scenarios), p.id, p.repeat, t.N, offered, t.Achieved, t.P99Ms, verdict)
+}

@@ -91,6 +91,9 @@ type Broker struct {
 	// LogFile is where the broker's output goes.
 	LogFile   string `json:"log_file"`
 	nodePorts node
+	// exited is closed when the broker process this kbench started has exited (nil for a
+	// broker read from a cluster directory): its own child is judged by that, not by /proc.
+	exited <-chan struct{}
 }
 
 // Cluster is a started (or reopened) embedded cluster.
@@ -198,6 +201,17 @@ func (c *Cluster) removeDir() error {
 // working directory, not the command line, is compared because it follows the directory
 // if it is moved or reached through a symbolic link.
 func (c *Cluster) processAlive(b Broker) bool {
+	if b.exited != nil {
+		// A child of this process is alive until its Wait returns: no other program can
+		// hold its PID before then, and its /proc entries may not yet show the broker's
+		// command line and directory while it starts, which must not orphan it.
+		select {
+		case <-b.exited:
+			return false
+		default:
+			return true
+		}
+	}
 	return ownsProcess(b.PID, brokerDir(c.state.Dir, b.ID))
 }
 

@@ -329,9 +329,10 @@ func startNode(kafka *Kafka, opts Options, n node, group *flavor.Group) (Broker,
 	}
 	pid := cmd.Process.Pid
 	// Reap the child when it exits so it does not linger as a zombie while we run.
-	go func() { _ = cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
 	return Broker{ID: n.ID, PID: pid, Port: n.Client, Controller: n.Controller, MetricsURL: metricsURL,
-		LogFile: logPath, nodePorts: n}, nil
+		LogFile: logPath, nodePorts: n, exited: exited}, nil
 }
 
 // randomClusterID returns a Kafka cluster ID (a UUID in URL-safe base64). Like Kafka's own

@@ -269,7 +269,12 @@ func (s *Sampler) sampleBroker(ctx context.Context, b *brokerState, now time.Tim
 
 	if b.target.MetricsURL != "" {
 		cur, err := scrapePrometheus(ctx, s.cfg.HTTPClient, b.target.MetricsURL)
-		at := s.clock()
+		// The counters' deltas are divided by the row's own interval (now since the previous
+		// reading's now), not by the time between scrape completions: a scrape that took
+		// seconds would otherwise give one row a tiny rate and the next a huge one, while
+		// dividing by the row's interval keeps every row's rate x interval equal to the
+		// counters' change, so the rows add up exactly to what the brokers counted.
+		at := now
 		if err != nil {
 			errs = append(errs, fmt.Errorf("broker %d: %w", b.target.ID, err))
 		} else {

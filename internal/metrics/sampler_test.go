@@ -289,3 +289,63 @@ func TestSamplerBrokerWithoutSource(t *testing.T) {
 		t.Errorf("no broker with a source: %v, want no error", err)
 	}
 }
+
+// slowExporter serves a scripted body and moves the sampler's clock on by the scrape's
+// scripted duration while it answers, as a slow JMX exporter does on a busy host.
+type slowExporter struct {
+	mu       sync.Mutex
+	now      time.Time
+	body     string
+	duration time.Duration
+}
+
+func (e *slowExporter) clock() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
+
+func (e *slowExporter) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.now = e.now.Add(e.duration)
+	fmt.Fprint(w, e.body)
+}
+
+// TestSamplerSlowScrapeRowsAddUp: a scrape that takes 3 s must not skew the rates of the rows
+// around it; each row's rate times its interval is the counters' change, so the rows add up
+// to what the broker counted.
+func TestSamplerSlowScrapeRowsAddUp(t *testing.T) {
+	exp := &slowExporter{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	srv := httptest.NewServer(exp)
+	defer srv.Close()
+	s, err := NewSampler(SamplerConfig{Brokers: []BrokerTarget{{ID: 1, MetricsURL: srv.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.clock = exp.clock
+	t0 := exp.clock()
+	// Readings start at 0 s, 1 s and 4 s (the second scrape took 3 s, so the next tick
+	// fired while it ran); bytes in 0, 1e6 and 4e6.
+	for _, r := range []struct {
+		start    time.Duration
+		scrape   time.Duration
+		bytesIn  float64
+		wantRate float64 // bytes/s over the row's own interval
+	}{
+		{0, 100 * time.Millisecond, 0, 0},
+		{time.Second, 3 * time.Second, 1e6, 1e6 / 1},            // 1e6 bytes over 0 s..1 s
+		{4 * time.Second, 100 * time.Millisecond, 4e6, 3e6 / 3}, // 3e6 bytes over 1 s..4 s
+	} {
+		exp.mu.Lock()
+		exp.now, exp.duration, exp.body = t0.Add(r.start), r.scrape, exporterBody(r.bytesIn, 0, 0, 0, 0, 0)
+		exp.mu.Unlock()
+		s.sample(context.Background())
+	}
+	rows := s.Stop().Brokers[0].Rows
+	if len(rows) != 2 {
+		t.Fatalf("want 2 rows, got %d", len(rows))
+	}
+	// Integrated over the rows' intervals (1 s and 3 s): 1e6*1 + 1e6*3 = 4e6 bytes.
+	total := rows[0].Values[FieldBytesInSec]*1 + rows[1].Values[FieldBytesInSec]*3
+	if rows[0].Values[FieldBytesInSec] != 1e6 || rows[1].Values[FieldBytesInSec] != 1e6 || total != 4e6 {
+		t.Errorf("rates %g and %g bytes/s (total %g), want 1e6 and 1e6 (total 4e6)",
+			rows[0].Values[FieldBytesInSec], rows[1].Values[FieldBytesInSec], total)
+	}
+}

@@ -27,6 +27,9 @@ type measured struct {
 	// remote is set when the brokers ran elsewhere (an external cluster): the host figures
 	// are then the machine kbench ran on, and its disk says nothing about the brokers'.
 	remote bool
+	// proxyCores is the remote listener's proxy process CPU, when the clients used it.
+	proxyCores float64
+	hasProxy   bool
 }
 
 func measure(row Row, valid []results.Repeat, env results.Environment) measured {
@@ -52,6 +55,9 @@ func measure(row Row, valid []results.Repeat, env results.Environment) measured 
 		return max(rx, tx) / (1 << 20), ok1 || ok2
 	})
 	m.clientCores, m.hasClient = row.ClientCores.Median, row.ClientCores.N > 0
+	if row.ProxyCores != nil {
+		m.proxyCores, m.hasProxy = row.ProxyCores.Median, true
+	}
 	return m
 }
 
@@ -80,6 +86,9 @@ func (m measured) evidence() (have, missing []string) {
 		have = append(have, fmt.Sprintf("client CPU %s cores", num(m.clientCores)))
 	} else {
 		missing = append(missing, "client CPU")
+	}
+	if m.hasProxy {
+		have = append(have, fmt.Sprintf("zone proxy CPU %s cores", num(m.proxyCores)))
 	}
 	if m.hasDisk {
 		have = append(have, fmt.Sprintf("%s disk busy %.0f%%", host, m.disk))

@@ -124,6 +124,8 @@ type Row struct {
 	BrokerCores   Stat `json:"broker_cpu_cores"`
 	ClientCores   Stat `json:"client_cpu_cores"`
 	ClientCPUPerM Stat `json:"client_cpu_s_per_million"`
+	// ProxyCores is the remote listener's proxy process CPU, in cores (nil without one).
+	ProxyCores *Stat `json:"proxy_cpu_cores,omitempty"`
 	// ProducerCPUPerM and ConsumerCPUPerM split the client CPU of a produce+consume
 	// scenario by role, each per million of its own records (nil when not split).
 	ProducerCPUPerM *Stat           `json:"producer_cpu_s_per_million,omitempty"`

@@ -267,6 +267,10 @@ func fill(row *Row, valid []results.Repeat, brokers []string) {
 		})
 		row.TargetShare = optional(func(r results.Repeat) (float64, bool) { return r.Summary.TargetShare() })
 	}
+	row.ProxyCores = optional(func(r results.Repeat) (float64, bool) {
+		s := r.Summary
+		return s.ProxyCPUSeconds / s.Elapsed, s.ProxyCPUSeconds > 0 && s.Elapsed > 0
+	})
 	row.E2EP99 = optional(func(r results.Repeat) (float64, bool) {
 		l := r.Summary.EndToEnd
 		return latencyP99(l), l != nil && l.Count > 0

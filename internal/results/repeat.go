@@ -102,6 +102,10 @@ type Summary struct {
 	// a consume-only scenario). In a produce+consume scenario it holds both roles' CPU over
 	// the produced records; the split below divides it by role.
 	ClientCPUPerMillion float64 `json:"client_cpu_s_per_million"`
+	// ProxyCPUSeconds is the CPU time the remote listener's delay proxies (their own
+	// process) used in the window, when the scenario's clients went through them; the
+	// clients' cost of another zone, kept apart from ClientCPUSeconds.
+	ProxyCPUSeconds float64 `json:"proxy_cpu_s,omitempty"`
 	// ProducerCPUSeconds and ConsumerCPUSeconds split the client CPU by role, as
 	// ClientCPUSplit says; the per-million figures divide each by its own records. The
 	// producers': their share of ClientCPUSeconds, per million records acknowledged in the

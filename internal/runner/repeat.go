@@ -255,6 +255,9 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}
 	m := &measurement{window: newWindow(), rate: r.rate(sc), mustReach: sc.Producers.Rate > 0, consumeOnly: sc.Kind() == "consume"}
+	if e, err := r.target.endpointFor(sc.Listener); err == nil {
+		m.window.proxyPID = e.proxyPID
+	}
 	sampler.Start(ctx)
 	var roles *roleProfile
 	if sc.Producers.Count > 0 && sc.Consumers.Count > 0 {

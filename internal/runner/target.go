@@ -45,6 +45,7 @@ type External struct {
 type endpoint struct {
 	bootstrap string
 	props     map[string]string // client security properties
+	proxyPID  int               // the remote listener's proxy process, whose CPU is measured
 }
 
 // target is the cluster the scenarios run on and what kbench knows about it.
@@ -57,6 +58,7 @@ type target struct {
 	brokerConfig map[string]string
 	embedded     *cluster.Cluster // started by this run, stopped at its end
 	limits       string           // an embedded cluster's broker limits in words, "" for none
+	zone         string           // the remote listener's link in words, "" without one
 	fresh        bool             // started for this run: its JIT is cold
 	external     *External        // the cluster attached to, nil for an embedded one
 	clusterID    string           // Kafka's cluster ID, from the metadata
@@ -244,6 +246,14 @@ func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target 
 	for _, e := range c.Endpoints() {
 		t.listeners[e.Name] = endpoint{bootstrap: e.Bootstrap, props: e.Properties}
 	}
+	if n, ok := c.Network(); ok {
+		t.zone = fmt.Sprintf("%s (%s each way)", n.Link, n.Link.OneWay())
+		if n.ProxyPID > 0 && c.ProxyAlive() {
+			e := t.listeners["remote"]
+			e.proxyPID = n.ProxyPID
+			t.listeners["remote"] = e
+		}
+	}
 	// By default the clients use the most secure listener the cluster has, so SASL/TLS
 	// costs are what gets measured when a study asks for them.
 	t.endpoint = t.listeners["plain"]
@@ -361,6 +371,9 @@ func (t *target) environment(version string) results.Environment {
 	}
 	if env.Security == "" {
 		env.Security = "PLAINTEXT"
+	}
+	if t.zone != "" {
+		env.ClientPlacement += "; through the remote listener, another zone: delay proxies with " + t.zone
 	}
 	if t.kind == results.External {
 		env.ClientPlacement = "the host kbench ran on; brokers elsewhere"

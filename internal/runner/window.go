@@ -11,6 +11,7 @@ import (
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // window is the measured part of a repeat: it starts when the warm-up ends and collects one
@@ -27,6 +28,20 @@ type window struct {
 	consumed map[int]int64 // consumed records by second since start
 	// preConsumed counts the records consumed before the window began (the warm-up's).
 	preConsumed int64
+	// proxyPID is the remote listener's proxy process when the scenario uses it; its CPU
+	// over the window is proxyEnd - proxyStart.
+	proxyPID                 int
+	proxyStart, proxyEnd     time.Duration
+	proxyStartOK, proxyEndOK bool
+}
+
+// proxyCPU reads the proxy process's CPU time; ok is false without one or when unreadable.
+func (w *window) proxyCPU() (time.Duration, bool) {
+	if w.proxyPID <= 0 {
+		return 0, false
+	}
+	cpu, err := zones.ProcessCPU(w.proxyPID)
+	return cpu, err == nil
 }
 
 func newWindow() *window { return &window{consumed: map[int]int64{}} }
@@ -37,6 +52,7 @@ func (w *window) begin(t time.Time) {
 	if w.start.IsZero() {
 		w.start, w.cpuStart = t, load.ProcessCPU().Total()
 		w.lastCPU, w.lastT = w.cpuStart, t
+		w.proxyStart, w.proxyStartOK = w.proxyCPU()
 	}
 }
 
@@ -78,8 +94,10 @@ func (w *window) finish(t time.Time) {
 	defer w.mu.Unlock()
 	if w.start.IsZero() {
 		w.start, w.cpuStart = t, load.ProcessCPU().Total()
+		w.proxyStart, w.proxyStartOK = w.proxyCPU()
 	}
 	w.end, w.cpuEnd = t, load.ProcessCPU().Total()
+	w.proxyEnd, w.proxyEndOK = w.proxyCPU()
 }
 
 // clientRows returns the produce rows with the consumed counts merged in. A consume-only
@@ -165,6 +183,9 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	s := &rep.Summary
 	s.TargetRate = m.rate
 	s.ClientCPUSeconds = cpu
+	if w.proxyStartOK && w.proxyEndOK {
+		s.ProxyCPUSeconds = (w.proxyEnd - w.proxyStart).Seconds()
+	}
 	rep.Latency = map[string][]results.Bucket{}
 	if m.prod != nil {
 		stats := m.prod.Total

@@ -3,7 +3,8 @@ package claim
 import (
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/kbench/kbench/internal/numfmt"
 )
 
 // formatNumber renders n for people: integers with thousands separators from 1000 up,
@@ -12,18 +13,7 @@ func formatNumber(n float64) string {
 	a := math.Abs(n)
 	switch {
 	case a >= 1000:
-		s := strconv.FormatInt(int64(math.Round(a)), 10)
-		var b strings.Builder
-		if n < 0 {
-			b.WriteByte('-')
-		}
-		for i, r := range s {
-			if i > 0 && (len(s)-i)%3 == 0 {
-				b.WriteByte(',')
-			}
-			b.WriteRune(r)
-		}
-		return b.String()
+		return numfmt.Whole(n)
 	case a == math.Trunc(a):
 		return strconv.FormatFloat(n, 'f', -1, 64)
 	default:

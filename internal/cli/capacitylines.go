@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/kbench/kbench/internal/capacity"
+
+	"github.com/kbench/kbench/internal/numfmt"
 )
 
 // capacityTrialLine is the progress line of one trial:
@@ -53,19 +55,4 @@ func capacityLine(b capacity.Bracket) string {
 }
 
 // groupDigits writes a rate as a whole number with thousands separators: 41,200.
-func groupDigits(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func groupDigits(v float64) string { return numfmt.Whole(v) }

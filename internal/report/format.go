@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/kbench/kbench/internal/numfmt"
 )
 
 // num formats a number for reading: thousands separators for large values, three
@@ -29,21 +30,7 @@ func num(v float64) string {
 }
 
 // group inserts thousands separators into an integer string.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func group(s string) string { return numfmt.Digits(s) }
 
 // pct formats a relative change as a signed percentage: "+12%", "-52%".
 func pct(r float64) string {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/kbench/kbench/internal/capacity"
-
 	"github.com/kbench/kbench/internal/numfmt"
 )
 

@@ -32,6 +32,7 @@ func (p *Plan) Describe(w io.Writer) error {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", i+1, s.ID, s.Topic.describe(), s.describeLoad(), roundDuration(p.scenarioDuration(s)))
 	}
 	tw.Flush()
+	p.describeGroups(&b)
 	if len(p.Hypotheses) > 0 {
 		fmt.Fprintf(&b, "\nhypotheses:\n")
 		for _, h := range p.Hypotheses {
@@ -55,11 +56,33 @@ func (p *Plan) Describe(w io.Writer) error {
 	runs := len(p.Scenarios) * p.Repeats
 	fmt.Fprintf(&b, "\nestimated duration: %s (%d scenario run%s", roundDuration(p.EstimatedDuration()), runs, plural(runs))
 	if p.Cluster.External == nil {
-		fmt.Fprintf(&b, ", cluster start %s", EstimateClusterStart)
+		if n := len(p.ShapeGroups()); n > 1 {
+			fmt.Fprintf(&b, ", %d clusters started, warmed and stopped %s", n, roundDuration(p.ClusterOverhead()))
+		} else {
+			fmt.Fprintf(&b, ", cluster start and warm-up %s", EstimateClusterStart+EstimateClusterWarmup)
+		}
 	}
 	b.WriteString(")\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// describeGroups lists the clusters a study that varies the cluster's shape starts, one
+// after another, with the scenarios each runs (numbered as in the scenario table).
+func (p *Plan) describeGroups(b *strings.Builder) {
+	groups := p.ShapeGroups()
+	if len(groups) < 2 {
+		return
+	}
+	fmt.Fprintf(b, "\n%d cluster groups, each started and warmed up (%s unmeasured) before its scenarios and stopped after them; repeats interleave within a group:\n",
+		len(groups), EstimateClusterWarmup)
+	for i, g := range groups {
+		nums := make([]string, len(g.Indexes))
+		for j, k := range g.Indexes {
+			nums[j] = strconv.Itoa(k + 1)
+		}
+		fmt.Fprintf(b, "  group %d: %s; scenarios %s; estimate %s\n", i+1, g.Shape, strings.Join(nums, " "), roundDuration(p.GroupDuration(g)))
+	}
 }
 
 func (c Cluster) describe() string {

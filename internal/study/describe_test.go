@@ -35,5 +35,5 @@ func ExamplePlan_Describe() {
 	//   - Three repeats of 5 s per scenario (after 3 s of warm-up) so the whole study, cluster start included, stays under three minutes; three repeats are the fewest with which a verdict can reach 95% confidence. Run dms-producer for longer, comparable figures.
 	//   - buffer.memory is 4 MiB instead of the Java default 32 MiB: one producer's pipeline (5 requests in flight per broker) needs far less, and a timed repeat ends by waiting for every buffered record, which a full 32 MiB buffer at acks=all would stretch by seconds per repeat. The latency of these unthrottled scenarios is mostly time in that buffer (buffer-bound).
 	//
-	// estimated duration: 2m44s (12 scenario runs, cluster start 20s)
+	// estimated duration: 2m59s (12 scenario runs, cluster start and warm-up 35s)
 }

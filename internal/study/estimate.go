@@ -7,6 +7,11 @@ import "time"
 const (
 	// EstimateClusterStart is the time to start an embedded cluster.
 	EstimateClusterStart = 20 * time.Second
+	// EstimateClusterWarmup is the unmeasured load on each new embedded cluster, the
+	// runner's JIT warm-up.
+	EstimateClusterWarmup = 15 * time.Second
+	// EstimateClusterStop is the time to stop an embedded cluster before the next shape's.
+	EstimateClusterStop = 5 * time.Second
 	// EstimateTopicSetup is the time to create and delete a scenario's topic.
 	EstimateTopicSetup = 3 * time.Second
 	// EstimateBytesPerSec is the throughput assumed for record-count scenarios without a
@@ -15,17 +20,38 @@ const (
 )
 
 // EstimatedDuration estimates the wall time of the whole study: the embedded cluster's
-// start, then for every scenario and repeat the topic setup, warm-up, measured window, capacity
-// search (at most its max trials at full length) and cool-down.
+// start and warm-up (once per cluster shape, each cluster but the last stopped before
+// the next starts), then for every scenario and repeat the topic setup, warm-up, measured
+// window, capacity search (at most its max trials at full length) and cool-down.
 func (p *Plan) EstimatedDuration() time.Duration {
 	var total time.Duration
 	if p.Cluster.External == nil {
-		total += EstimateClusterStart
+		total += p.ClusterOverhead()
 	}
 	for _, s := range p.Scenarios {
 		total += time.Duration(p.Repeats) * p.scenarioDuration(s)
 	}
 	return total
+}
+
+// ClusterOverhead estimates the time spent starting, warming and stopping embedded
+// clusters: one per cluster shape. Zero for an external cluster.
+func (p *Plan) ClusterOverhead() time.Duration {
+	if p.Cluster.External != nil {
+		return 0
+	}
+	n := time.Duration(max(len(p.ShapeGroups()), 1))
+	return n*(EstimateClusterStart+EstimateClusterWarmup) + (n-1)*EstimateClusterStop
+}
+
+// GroupDuration estimates one shape group: its cluster's start and warm-up and its
+// scenarios' repeats (the stop before the next group is not included).
+func (p *Plan) GroupDuration(g ShapeGroup) time.Duration {
+	d := EstimateClusterStart + EstimateClusterWarmup
+	for _, i := range g.Indexes {
+		d += time.Duration(p.Repeats) * p.scenarioDuration(p.Scenarios[i])
+	}
+	return d
 }
 
 // ScenarioDuration estimates one repeat of a scenario, warm-up and cool-down included.

@@ -126,6 +126,9 @@ func (s *Scenario) setField(path, value string) error {
 		}
 		return nil
 	}
+	if ok, err := s.setShapeField(path, value); ok {
+		return err
+	}
 	var err error
 	switch path {
 	case "listener":
@@ -134,7 +137,7 @@ func (s *Scenario) setField(path, value string) error {
 		}
 		s.Listener = value
 	case "topic.partitions":
-		s.Topic.Partitions, err = parseCount(value, 1)
+		s.Topic.Partitions, s.Topic.PerBroker, err = parsePartitions(value)
 	case "topic.replicas":
 		s.Topic.Replicas, err = parseCount(value, 1)
 	case "producers.count":

@@ -19,6 +19,9 @@ func (p *parsed) finish() (*Plan, error) {
 		return nil, err
 	}
 	for _, pt := range points {
+		if err := p.resolveShape(&pt); err != nil {
+			return nil, err
+		}
 		if err := p.validate(pt); err != nil {
 			return nil, err
 		}

@@ -27,6 +27,13 @@ var Shorthands = map[string]string{
 	"consumers":   "consumers.count",
 	"listener":    "listener",
 	"fetch_size":  "consumers.fetch_size",
+	// Cluster fields: each value is a cluster shape of its own (a cluster restart).
+	"brokers":       "cluster.brokers",
+	"kafka_version": "cluster.kafka_version",
+	"heap":          "cluster.heap",
+	"broker_cpus":   "cluster.broker_cpus",
+	"cpuset":        "cluster.cpuset",
+	"disk":          "cluster.disk",
 }
 
 // param is a swept parameter: either one field set to the written value, or named

@@ -129,6 +129,7 @@ func (p *parsed) top(n *yaml.Node) error {
 		}
 	}
 	p.base = defaultScenario(pl.Cluster.Brokers)
+	p.base.Cluster = shapeOf(pl.Cluster)
 	if defaultsNode != nil {
 		return p.defaults(defaultsNode)
 	}
@@ -176,8 +177,8 @@ func (p *parsed) cluster(n *yaml.Node) error {
 			if err := d.integer(v, "cluster.brokers", 1, &c.Brokers); err != nil {
 				return err
 			}
-			if c.Brokers > 16 {
-				return d.errorf(v, "cluster.brokers", "%d brokers is more than the 16 kbench starts on one machine", c.Brokers)
+			if c.Brokers > maxBrokers {
+				return d.errorf(v, "cluster.brokers", "%d brokers is more than the %d kbench starts on one machine", c.Brokers, maxBrokers)
 			}
 			return nil
 		},
@@ -186,10 +187,7 @@ func (p *parsed) cluster(n *yaml.Node) error {
 			if err := d.str(v, "cluster.kafka_version", &c.KafkaVersion); err != nil {
 				return err
 			}
-			if !kafkaVersion.MatchString(c.KafkaVersion) {
-				return d.errorf(v, "cluster.kafka_version", "%q is not a version such as 4.1.1", c.KafkaVersion)
-			}
-			return nil
+			return d.wrap(v, "cluster.kafka_version", checkKafkaVersion(c.KafkaVersion))
 		},
 		"heap": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)

@@ -97,6 +97,9 @@ type Scenario struct {
 	// Params are the swept values, as written in the study; Plan.Parameters gives their
 	// order.
 	Params map[string]string
+	// Cluster is the cluster shape the scenario runs on: the cluster section's, changed by
+	// cluster.* fields (brokers, kafka_version, heap, broker_cpus, cpuset, disk).
+	Cluster Shape
 	// Listener picks the embedded cluster's listener the clients use: "plain", "sasl",
 	// "tls" or "remote"; empty means remote with cluster.network, else the cluster's
 	// secured listener when it has one, else plain.
@@ -134,6 +137,9 @@ func (c Capacity) Enabled() bool { return len(c.SLO) > 0 }
 type Topic struct {
 	// Partitions is the partition count (default 3).
 	Partitions int
+	// PerBroker, when non-zero, made Partitions this multiple of the scenario's broker
+	// count ("2 x brokers").
+	PerBroker int
 	// Replicas is the replication factor (default 3, capped at the broker count when that
 	// default would exceed it).
 	Replicas int

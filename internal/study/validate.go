@@ -38,7 +38,7 @@ func (p *parsed) validate(pt point) error {
 	case s.Listener == "remote" && c.Network == nil:
 		return fail("listener", "listener remote needs cluster.network: {client_rtt: 10ms}")
 	}
-	brokers := p.plan.Cluster.Brokers
+	brokers := s.Cluster.Brokers
 	if brokers > 0 && s.Topic.Replicas > brokers {
 		return fail("topic.replicas", "replicas %d is more than the cluster's %d brokers", s.Topic.Replicas, brokers)
 	}

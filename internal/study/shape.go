@@ -1,0 +1,216 @@
+package study
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kbench/kbench/internal/flavor"
+)
+
+// Shape is the embedded cluster a scenario runs on: everything that takes a cluster
+// restart to change. Scenarios with equal shapes share one cluster; a study whose
+// scenarios differ in shape starts one cluster per shape (runner). Shape is comparable.
+type Shape struct {
+	// Brokers is the broker count; 0 for an external cluster of unknown size.
+	Brokers int
+	// KafkaVersion is the Apache Kafka version; "" for an external cluster.
+	KafkaVersion string
+	// Heap is each broker's JVM heap; "" for an external cluster.
+	Heap string
+	// Limits are each broker's CPU quota, pinning and disk class.
+	Limits flavor.Limits
+}
+
+// shapeOf is the shape the cluster section gives every scenario before parameters.
+func shapeOf(c Cluster) Shape {
+	return Shape{Brokers: c.Brokers, KafkaVersion: c.KafkaVersion, Heap: c.Heap, Limits: c.Limits}
+}
+
+// String describes the shape in words, e.g. "3 brokers, Kafka 4.1.1, heap 512m,
+// 0.5 cores (CFS quota)".
+func (s Shape) String() string {
+	var parts []string
+	switch {
+	case s.Brokers == 1:
+		parts = append(parts, "1 broker")
+	case s.Brokers > 1:
+		parts = append(parts, fmt.Sprintf("%d brokers", s.Brokers))
+	}
+	if s.KafkaVersion != "" {
+		parts = append(parts, "Kafka "+s.KafkaVersion)
+	}
+	if s.Heap != "" {
+		parts = append(parts, "heap "+s.Heap)
+	}
+	if s.Limits.Any() || s.Limits.Disk.Tmpfs {
+		parts = append(parts, s.Limits.String())
+	}
+	if len(parts) == 0 {
+		return "external cluster"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ShapeGroup is the scenarios that run on one cluster shape.
+type ShapeGroup struct {
+	Shape Shape
+	// Indexes are the scenarios' positions in Plan.Scenarios, in study order.
+	Indexes []int
+}
+
+// ShapeGroups groups the plan's scenarios by cluster shape, in the order each shape first
+// appears in the study.
+func (p *Plan) ShapeGroups() []ShapeGroup {
+	var out []ShapeGroup
+	for i, s := range p.Scenarios {
+		j := slices.IndexFunc(out, func(g ShapeGroup) bool { return g.Shape == s.Cluster })
+		if j < 0 {
+			out = append(out, ShapeGroup{Shape: s.Cluster})
+			j = len(out) - 1
+		}
+		out[j].Indexes = append(out[j].Indexes, i)
+	}
+	return out
+}
+
+// VariesShape reports whether the scenarios need more than one cluster.
+func (p *Plan) VariesShape() bool { return len(p.ShapeGroups()) > 1 }
+
+// shapeFields are the cluster fields a parameter may set, each needing a cluster of its
+// own; cluster.disk.<key> sets one limit of the disk class.
+var shapeFields = []string{"cluster.brokers", "cluster.kafka_version", "cluster.heap", "cluster.broker_cpus", "cluster.cpuset", "cluster.disk"}
+
+func init() {
+	scalarFields = append(scalarFields, shapeFields...)
+	for _, k := range flavor.DiskKeys {
+		scalarFields = append(scalarFields, "cluster.disk."+k)
+	}
+}
+
+// maxBrokers is the most brokers kbench starts on one machine.
+const maxBrokers = 16
+
+// setShapeField sets a cluster field; ok is false when path is not one.
+func (s *Scenario) setShapeField(path, value string) (ok bool, err error) {
+	c := &s.Cluster
+	if key, isDisk := strings.CutPrefix(path, "cluster.disk."); isDisk {
+		c.Limits.Disk.Tmpfs = false
+		return true, c.Limits.Disk.Set(key, value)
+	}
+	switch path {
+	case "cluster.brokers":
+		c.Brokers, err = parseCount(value, 1)
+		if err == nil && c.Brokers > maxBrokers {
+			err = fmt.Errorf("%d brokers is more than the %d kbench starts on one machine", c.Brokers, maxBrokers)
+		}
+	case "cluster.kafka_version":
+		err = checkKafkaVersion(value)
+		c.KafkaVersion = value
+	case "cluster.heap":
+		if !heapSize.MatchString(value) {
+			err = fmt.Errorf("%q is not a JVM heap size such as 512m or 1g", value)
+		}
+		c.Heap = value
+	case "cluster.broker_cpus":
+		f, perr := strconv.ParseFloat(value, 64)
+		if perr != nil || f < flavor.MinCPUs || math.IsInf(f, 0) {
+			err = fmt.Errorf("%q is not a CPU quota in cores of at least %g, such as 0.5 or 2", value, flavor.MinCPUs)
+		}
+		c.Limits.CPUs = f
+	case "cluster.cpuset":
+		_, err = flavor.ParseCPUList(value)
+		c.Limits.Cpuset = value
+	case "cluster.disk":
+		// A whole class: tmpfs, or none for the plain disk; throttles come from
+		// cluster.disk.<key> fields, typically in a named parameter value per class.
+		switch value {
+		case "tmpfs":
+			c.Limits.Disk = flavor.Disk{Tmpfs: true}
+		case "none":
+			c.Limits.Disk = flavor.Disk{}
+		default:
+			err = fmt.Errorf("%q is not tmpfs or none; a throttled class sets cluster.disk.<key> fields (%s), e.g. in a named parameter value", value, strings.Join(flavor.DiskKeys, ", "))
+		}
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// MinKafkaVersion is the oldest Kafka the embedded cluster starts: it runs in KRaft mode
+// only, with the configs of the 3.9 line and later.
+const MinKafkaVersion = "3.9.0"
+
+// checkKafkaVersion accepts MAJOR.MINOR.PATCH no older than MinKafkaVersion.
+func checkKafkaVersion(v string) error {
+	if !kafkaVersion.MatchString(v) {
+		return fmt.Errorf("%q is not a version such as 4.1.1", v)
+	}
+	if versionLess(v, MinKafkaVersion) {
+		return fmt.Errorf("Kafka %s is older than %s, the oldest the embedded cluster starts (KRaft only)", v, MinKafkaVersion)
+	}
+	return nil
+}
+
+// versionLess compares two MAJOR.MINOR.PATCH versions numerically.
+func versionLess(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := range 3 {
+		x, _ := strconv.Atoi(pa[i])
+		y, _ := strconv.Atoi(pb[i])
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+// perBroker matches a partition count written as a multiple of the broker count:
+// "2 x brokers", "2xbrokers", "2*brokers".
+var perBroker = regexp.MustCompile(`^(\d+)\s*[x*]\s*brokers$`)
+
+// parsePartitions parses topic.partitions: a count, or a multiple of the scenario's broker
+// count (the Kafka 1.0.1 report's partitions = 2 x brokers), resolved once the
+// scenario's shape is known.
+func parsePartitions(value string) (n, per int, err error) {
+	if m := perBroker.FindStringSubmatch(strings.TrimSpace(value)); m != nil {
+		per, err = parseCount(m[1], 1)
+		return 0, per, err
+	}
+	n, err = parseCount(value, 1)
+	if err != nil {
+		err = fmt.Errorf("%q is not a partition count or a multiple of the broker count such as 2xbrokers", value)
+	}
+	return n, 0, err
+}
+
+// resolveShape settles what depends on the scenario's cluster shape once all its fields
+// are set: partitions written per broker, and the default replication factor, which is
+// capped at the broker count as the cluster section's default is. Cluster fields are
+// refused with an external cluster, whose shape kbench cannot change.
+func (p *parsed) resolveShape(pt *point) error {
+	s := &pt.s
+	for _, path := range slices.Sorted(maps.Keys(pt.origin)) {
+		if !strings.HasPrefix(path, "cluster.") || p.plan.Cluster.External == nil {
+			continue
+		}
+		o := pt.origin[path]
+		return p.d.errorf(o.node, o.field, "%s applies only to the embedded cluster: kbench cannot change an external cluster's shape", path)
+	}
+	if s.Topic.PerBroker > 0 {
+		if s.Cluster.Brokers == 0 {
+			o := pt.origin["topic.partitions"]
+			return p.d.errorf(o.node, o.field, "partitions per broker need the broker count: set cluster.brokers")
+		}
+		s.Topic.Partitions = s.Topic.PerBroker * s.Cluster.Brokers
+	}
+	if _, set := pt.origin["topic.replicas"]; !set && s.Cluster.Brokers > 0 && s.Topic.Replicas > s.Cluster.Brokers {
+		s.Topic.Replicas = s.Cluster.Brokers
+	}
+	return nil
+}

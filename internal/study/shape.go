@@ -152,7 +152,7 @@ func checkKafkaVersion(v string) error {
 		return fmt.Errorf("%q is not a version such as 4.1.1", v)
 	}
 	if versionLess(v, MinKafkaVersion) {
-		return fmt.Errorf("Kafka %s is older than %s, the oldest the embedded cluster starts (KRaft only)", v, MinKafkaVersion)
+		return fmt.Errorf("version %s is older than %s, the oldest the embedded cluster starts (KRaft only)", v, MinKafkaVersion)
 	}
 	return nil
 }

@@ -69,7 +69,7 @@ scenarios:
 func TestShapeErrors(t *testing.T) {
 	for _, tc := range []struct{ body, err string }{
 		{"matrix: {brokers: [1, 17]}", `s.yaml:2: matrix.brokers[1]: 17 brokers is more than the 16`},
-		{"matrix: {kafka_version: [3.8.1]}", `s.yaml:2: matrix.kafka_version[0]: Kafka 3.8.1 is older than 3.9.0`},
+		{"matrix: {kafka_version: [3.8.1]}", `s.yaml:2: matrix.kafka_version[0]: version 3.8.1 is older than 3.9.0`},
 		{"matrix: {kafka_version: [4.x]}", `matrix.kafka_version[0]: "4.x" is not a version`},
 		{"matrix: {heap: [lots]}", `matrix.heap[0]: "lots" is not a JVM heap size`},
 		{"matrix: {disk: [ssd]}", `matrix.disk[0]: "ssd" is not tmpfs or none`},

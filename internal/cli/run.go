@@ -152,11 +152,7 @@ func dryRunPlan(w io.Writer, plan *study.Plan, resume string, seed uint64) error
 			seed = o.Seed
 		}
 	}
-	ids := make([]string, len(plan.Scenarios))
-	for i, sc := range plan.Scenarios {
-		ids[i] = sc.ID
-	}
-	return runner.WriteOrder(w, runner.Order(ids, plan.Repeats, seed), seed)
+	return runner.WriteOrder(w, runner.PlanOrder(plan, seed), seed)
 }
 
 // loadStudy reads the study named by args, or the copy kept in a run directory to resume.

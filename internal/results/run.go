@@ -1,6 +1,9 @@
 package results
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Run is the content of run.json: what was run, where, and how it ended. The study runner
 // writes it at the start of a run (Status incomplete) and again at the end.
@@ -75,6 +78,39 @@ type Scenario struct {
 	Params []Param `json:"params"`
 	// Repeats is the number of repeats planned.
 	Repeats int `json:"repeats"`
+	// Cluster is the embedded cluster the scenario ran on, as started; nil for an external
+	// cluster and in runs recorded before it.
+	Cluster *Shape `json:"cluster,omitempty"`
+}
+
+// Shape is an embedded cluster's shape: what a study may vary between scenarios, each
+// value a cluster of its own.
+type Shape struct {
+	Brokers      int    `json:"brokers"`
+	KafkaVersion string `json:"kafka_version,omitempty"`
+	Heap         string `json:"heap,omitempty"`
+	// Limits are each broker's cgroup limits in words; "" when unlimited.
+	Limits string `json:"limits,omitempty"`
+	// BrokerCPUBasis is each broker's CPU allotment in words, which its cpu_pct is of.
+	BrokerCPUBasis string `json:"broker_cpu_basis,omitempty"`
+}
+
+// String describes the shape, e.g. "3 brokers, Kafka 4.1.1, heap 512m, 0.5 cores (CFS quota)".
+func (s Shape) String() string {
+	out := fmt.Sprintf("%d brokers", s.Brokers)
+	if s.Brokers == 1 {
+		out = "1 broker"
+	}
+	if s.KafkaVersion != "" {
+		out += ", Kafka " + s.KafkaVersion
+	}
+	if s.Heap != "" {
+		out += ", heap " + s.Heap
+	}
+	if s.Limits != "" {
+		out += ", " + s.Limits
+	}
+	return out
 }
 
 // Order describes the run order: Kind "interleaved" runs repeat r of every scenario before

@@ -15,6 +15,8 @@ type Step struct {
 	// Index is the scenario's position in the study (from 0), ID its identifier.
 	Index int
 	ID    string
+	// Group is the scenario's cluster shape group (from 0), see PlanOrder.
+	Group int
 }
 
 // OrderKind names the order Order produces, as run.json records it.
@@ -51,11 +53,15 @@ func NewSeed() uint64 { return rand.Uint64N(1_000_000_000) }
 func WriteOrder(w io.Writer, steps []Step, seed uint64) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nrun order (%s, shuffled per round, seed %d; replay with --seed %d):\n", OrderKind, seed, seed)
+	grouped := len(steps) > 0 && steps[len(steps)-1].Group > 0
 	for i, s := range steps {
-		if i == 0 || steps[i-1].Repeat != s.Repeat {
-			if i > 0 {
-				b.WriteString("\n")
-			}
+		if i > 0 && (steps[i-1].Repeat != s.Repeat || steps[i-1].Group != s.Group) {
+			b.WriteString("\n")
+		}
+		if grouped && (i == 0 || steps[i-1].Group != s.Group) {
+			fmt.Fprintf(&b, "  cluster group %d (started and warmed up first):\n", s.Group+1)
+		}
+		if i == 0 || steps[i-1].Repeat != s.Repeat || steps[i-1].Group != s.Group {
 			fmt.Fprintf(&b, "  round %d:", s.Repeat)
 		}
 		fmt.Fprintf(&b, " %d", s.Index+1)

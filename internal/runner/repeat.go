@@ -36,22 +36,31 @@ type runner struct {
 }
 
 // runAll runs the repeats not yet in the run directory, in the run's interleaved order.
-func (r *runner) runAll(ctx context.Context, out *Outcome, seed uint64) error {
+// With several cluster shapes it runs group by group (PlanOrder): the cluster started
+// by Run serves the first group with repeats left; each later one gets a new cluster,
+// started and warmed after the previous repeat's cool-down. done lists each scenario's
+// repeats finished before this run (a resume).
+func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, done [][]int) error {
 	r.progress = newProgress(r.opts.Progress, r.opts.Terminal, r.plan)
-	ids := make([]string, len(r.plan.Scenarios))
-	done := make([][]int, len(r.plan.Scenarios))
-	for i, sc := range r.plan.Scenarios {
-		ids[i] = sc.ID
-		var err error
-		if done[i], err = results.ListRepeats(r.dir, sc.ID); err != nil {
-			return err
-		}
-	}
-	for _, step := range Order(ids, r.plan.Repeats, seed) {
+	groups := r.plan.ShapeGroups()
+	current := -1 // the group whose cluster is running; -1 until the first repeat
+	for _, step := range PlanOrder(r.plan, run.Order.Seed) {
 		sc, n := r.plan.Scenarios[step.Index], step.Repeat
 		if slices.Contains(done[step.Index], n) {
 			r.progress.skip()
 			continue
+		}
+		if step.Group != current {
+			if current >= 0 {
+				fmt.Fprintf(r.opts.Log, "cluster group %d of %d: %s\n", step.Group+1, len(groups), groups[step.Group].Shape)
+				if err := r.restart(ctx, groups[step.Group].Shape); err != nil {
+					return err
+				}
+			}
+			current = step.Group
+			if err := r.recordShape(run, groups[current]); err != nil {
+				return err
+			}
 		}
 		r.progress.begin(step.Index, sc, n)
 		rep := r.runRepeat(ctx, step.Index, sc, n)

@@ -95,11 +95,23 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	target, err := connect(ctx, opts)
+	if err := refuseShapes(opts); err != nil {
+		return nil, err
+	}
+	// A resume starts the cluster of the first shape with repeats left, none for the
+	// shapes that are done.
+	done, err := doneRepeats(plan, opts.ResumeDir)
+	if err != nil {
+		return nil, err
+	}
+	target, err := connect(ctx, opts, firstPendingShape(plan, done))
 	if err != nil {
 		return nil, fmt.Errorf("prepare cluster: %w", err)
 	}
-	defer target.close(opts.Log)
+	// A study that varies the cluster's shape replaces the target between groups: close
+	// whichever runs last.
+	current := &target
+	defer func() { (*current).close(opts.Log) }()
 	if err := checkSameCluster(prev, target); err != nil {
 		return nil, err
 	}
@@ -133,7 +145,8 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 			"The embedded cluster was started for this run and warmed up with %s of unmeasured load before the first scenario: a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths.", clusterWarmup))
 	}
 	fmt.Fprintf(opts.Log, "run order: %s, scenarios shuffled per round, seed %d\n", run.Order.Kind, run.Order.Seed)
-	err = r.runAll(ctx, out, run.Order.Seed)
+	current = &r.target
+	err = r.runAll(ctx, out, run, done)
 	if err == nil {
 		out.Complete = true
 	}

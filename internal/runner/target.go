@@ -68,7 +68,7 @@ type target struct {
 
 // connect starts the study's embedded cluster, uses the caller's (Options.Cluster), or
 // attaches to the external one (asking for confirmation once it answered).
-func connect(ctx context.Context, opts Options) (*target, error) {
+func connect(ctx context.Context, opts Options, shape study.Shape) (*target, error) {
 	ext := opts.External
 	if ext == nil && opts.Cluster == nil && opts.Plan.Cluster.External != nil {
 		e := opts.Plan.Cluster.External
@@ -97,7 +97,7 @@ func connect(ctx context.Context, opts Options) (*target, error) {
 		}
 	default:
 		var err error
-		if t, err = startEmbedded(ctx, opts); err != nil {
+		if t, err = startEmbedded(ctx, opts, shape); err != nil {
 			return nil, err
 		}
 	}
@@ -221,11 +221,13 @@ func absPath(p string) string {
 	return p
 }
 
-func startEmbedded(ctx context.Context, opts Options) (*target, error) {
+// startEmbedded starts the study's cluster in the given shape (brokers, version, heap and
+// limits, which a study may vary per scenario); the rest comes from the cluster section.
+func startEmbedded(ctx context.Context, opts Options, shape study.Shape) (*target, error) {
 	spec := opts.Plan.Cluster
-	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", spec.Brokers, spec.KafkaVersion)
-	c, err := cluster.Start(ctx, cluster.Options{Brokers: spec.Brokers, Heap: spec.Heap, SASL: spec.SASL, TLS: spec.TLS,
-		KafkaVersion: spec.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: spec.Limits, Log: opts.Log,
+	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", shape.Brokers, shape.KafkaVersion)
+	c, err := cluster.Start(ctx, cluster.Options{Brokers: shape.Brokers, Heap: shape.Heap, SASL: spec.SASL, TLS: spec.TLS,
+		KafkaVersion: shape.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: shape.Limits, Log: opts.Log,
 		Client: spec.Network, ProxyCommand: opts.ProxyCommand})
 	if err != nil {
 		return nil, fmt.Errorf("start embedded cluster: %w", err)

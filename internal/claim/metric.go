@@ -18,6 +18,10 @@ const (
 	AvgLatency    = "avg"
 	BrokerCPU     = "broker_cpu"
 	ClientCPU     = "client_cpu"
+	// Capacity is a capacity search's answer in one repeat: the lower end of the bracket
+	// (the highest offered rate that met the SLO) of the scenario's first SLO, the lowest
+	// percentile, in records/s.
+	Capacity = "capacity"
 )
 
 // metricAliases maps every accepted spelling to its canonical name.
@@ -37,6 +41,7 @@ var metricAliases = map[string]string{
 	"broker_cpu":      BrokerCPU,
 	"cpu":             BrokerCPU,
 	"client_cpu":      ClientCPU,
+	"capacity":        Capacity,
 }
 
 // metricUnits gives the unit each canonical metric is compared in, for verdict sentences.
@@ -51,6 +56,7 @@ var metricUnits = map[string]string{
 	AvgLatency:    "ms",
 	BrokerCPU:     "cores",
 	ClientCPU:     "cores",
+	Capacity:      "records/s",
 }
 
 // Metrics returns the canonical metric names, sorted.

@@ -109,6 +109,11 @@ func buildCharts(rd *results.RunDir, m *Model) ([]Chart, error) {
 		return nil, err
 	}
 	charts = append(charts, lat...)
+	capCharts, err := capacityCharts(rd)
+	if err != nil {
+		return nil, err
+	}
+	charts = append(charts, capCharts...)
 	for _, r := range m.Rows {
 		if err := add(cpuChart(r)); err != nil {
 			return nil, err

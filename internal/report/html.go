@@ -17,6 +17,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"throughputTable": throughputTable,
 	"latencyTable":    latencyTable,
 	"recordTable":     recordTable,
+	"capacityTable":   capacityTable,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
@@ -37,6 +38,8 @@ func intro(name string) string {
 		return throughputIntro
 	case "records":
 		return recordsIntro
+	case "capacity":
+		return capacityIntro
 	}
 	return latencyIntro
 }

@@ -69,6 +69,10 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("### 4.3 Every record accounted\n\n%s\n\n", recordsIntro)
 		mdResultTable(b, recordTable(m))
 	}
+	if len(m.Capacity) > 0 {
+		p("### 4.4 Capacity\n\n%s\n\n", capacityIntro)
+		mdResultTable(b, capacityTable(m))
+	}
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {
@@ -96,6 +100,12 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("- %s\n", mdEscape(e.Text))
 	}
 	if len(m.Effects) > 0 {
+		p("\n")
+	}
+	for _, c := range m.Capacity {
+		p("- Capacity: %s\n", mdEscape(c.Text))
+	}
+	if len(m.Capacity) > 0 {
 		p("\n")
 	}
 	p("### 6.2 What limited each scenario\n\n")

@@ -30,6 +30,8 @@ type Model struct {
 	Charts    []Chart        `json:"charts"`
 	Effects   []Effect       `json:"effects,omitempty"`
 	Verdicts  []Verdict      `json:"verdicts,omitempty"`
+	// Capacity holds every capacity bracket, per scenario, repeat and SLO.
+	Capacity []CapacityRow `json:"capacity,omitempty"`
 	// References set the source study's figures beside ours.
 	References      []ReferenceRow `json:"references,omitempty"`
 	ReferenceSource string         `json:"reference_source,omitempty"`

@@ -65,6 +65,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Rows = resultRows(rd, m.ParamNames, m.BrokerIDs, run.Environment, opts.spreadLimit())
 	m.Scenarios = scenarioViews(rd, m.Rows)
 	m.Effects = effects(rd, m.Rows)
+	m.Capacity = capacityRows(rd)
 	m.Verdicts = verdicts(run.Hypotheses, m.Rows)
 	m.References, m.ReferenceSource, m.ReferenceNotes = references(run.Reference, m.Rows)
 	m.Warnings = warnings(rd, m, opts.spreadLimit())

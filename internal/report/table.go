@@ -155,6 +155,12 @@ func metric(r results.Repeat, name string) (float64, bool) {
 			return 0, false
 		}
 		return s.ClientCPUSeconds / s.Elapsed, true
+	case "capacity":
+		// The lower end of the first SLO's bracket; a search where no rate passed has none.
+		if r.Capacity == nil || len(r.Capacity.Brackets) == 0 || r.Capacity.Brackets[0].Lower <= 0 {
+			return 0, false
+		}
+		return r.Capacity.Brackets[0].Lower, true
 	case "client_cpu_per_million":
 		return s.ClientCPUPerMillion, s.RecordsAcked > 0
 	case "producer_cpu_per_million":

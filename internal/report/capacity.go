@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kbench/kbench/internal/results"
+)
+
+// CapacityRow is one SLO's capacity bracket in one repeat of a scenario.
+type CapacityRow struct {
+	ID     string `json:"id"`
+	Repeat int    `json:"repeat"`
+	// SLO is "p99 <= 50 ms"; Percentile and LimitMs the same as numbers.
+	SLO        string  `json:"slo"`
+	Percentile float64 `json:"percentile"`
+	LimitMs    float64 `json:"limit_ms"`
+	// Lower is the highest offered rate that passed and Upper the lowest that failed, in
+	// records/s (0 when none did), and in MiB/s.
+	Lower    float64 `json:"lower"`
+	Upper    float64 `json:"upper"`
+	LowerMiB float64 `json:"lower_mib_per_sec"`
+	UpperMiB float64 `json:"upper_mib_per_sec"`
+	// AtLower* are the due-time percentiles at Lower, in ms.
+	AtLowerP50Ms  float64 `json:"at_lower_p50_ms"`
+	AtLowerP99Ms  float64 `json:"at_lower_p99_ms"`
+	AtLowerP999Ms float64 `json:"at_lower_p999_ms"`
+	Trials        int     `json:"trials"`
+	Converged     bool    `json:"converged"`
+	// Note says why the search did not converge, or why it stopped.
+	Note string `json:"note,omitempty"`
+	// Text is the conclusion: "max sustainable rate 41,200-43,100 records/s ... at p99 <= 50 ms".
+	Text string `json:"text"`
+}
+
+// capacityRows lists every capacity bracket of the run, in scenario then repeat order.
+func capacityRows(rd *results.RunDir) []CapacityRow {
+	var out []CapacityRow
+	for _, sc := range rd.Run.Scenarios {
+		reps := rd.Repeats[sc.ID]
+		multi := len(reps) > 1
+		for _, rep := range reps {
+			c := rep.Capacity
+			if c == nil {
+				continue
+			}
+			for _, b := range c.Brackets {
+				row := CapacityRow{ID: sc.ID, Repeat: rep.Repeat, SLO: sloText(b.SLO), Percentile: b.SLO.Percentile,
+					LimitMs: b.SLO.LimitMs, Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
+					AtLowerP50Ms: b.AtLowerP50Ms, AtLowerP99Ms: b.AtLowerP99Ms, AtLowerP999Ms: b.AtLowerP999Ms,
+					Trials: len(c.Trials), Converged: b.Converged, Note: b.Note}
+				if c.Error != "" {
+					row.Note = strings.TrimSpace(row.Note + "; " + c.Error)
+					row.Note = strings.TrimPrefix(row.Note, "; ")
+				}
+				row.Text = capacitySentence(row, multi)
+				out = append(out, row)
+			}
+		}
+	}
+	return out
+}
+
+// sloText is "p99 <= 50 ms", as kbench capacity prints it.
+func sloText(s results.CapacitySLO) string {
+	name := "p" + strings.ReplaceAll(strconv.FormatFloat(s.Percentile, 'f', -1, 64), ".", "")
+	return fmt.Sprintf("%s <= %s ms", name, strconv.FormatFloat(s.LimitMs, 'f', -1, 64))
+}
+
+// capacitySentence states a bracket: "`id`: max sustainable rate 41,200-43,100 records/s
+// (40.2-42.1 MiB/s) at p99 <= 50 ms".
+func capacitySentence(r CapacityRow, multi bool) string {
+	who := r.ID
+	if multi {
+		who = fmt.Sprintf("%s (repeat %d)", r.ID, r.Repeat)
+	}
+	var s string
+	switch {
+	case r.Lower == 0:
+		s = fmt.Sprintf("%s: no offered rate met %s", who, r.SLO)
+	case r.Upper == 0:
+		s = fmt.Sprintf("%s: max sustainable rate at least %s records/s (%s MiB/s) at %s; no rate tried failed it",
+			who, num(r.Lower), num(r.LowerMiB), r.SLO)
+	default:
+		s = fmt.Sprintf("%s: max sustainable rate %s-%s records/s (%s-%s MiB/s) at %s",
+			who, num(r.Lower), num(r.Upper), num(r.LowerMiB), num(r.UpperMiB), r.SLO)
+	}
+	if !r.Converged && r.Note != "" {
+		s += " (not converged: " + r.Note + ")"
+	}
+	return s
+}
+
+// capacityIntro explains the capacity table.
+const capacityIntro = "A capacity search ran after each repeat's measured window, on the same topic: trials at fixed offered rates, " +
+	"each after a warm-up, until the bracket [highest passing, lowest failing] rate was within the asked precision. " +
+	"A trial passes when due-time latency meets the SLO, at least 99% of the offered rate is acknowledged, no record fails " +
+	"and neither the producer's buffer nor the consumers fall behind. Percentiles are due-time latency over the trials at the lower end."
+
+// capacityTable lays out the capacity rows.
+func capacityTable(m *Model) textTable {
+	t := textTable{Head: []string{"Scenario", "repeat", "SLO", "records/s", "MiB/s", "p50 / p99 / p99.9 ms at lower", "trials", "converged"},
+		Numeric: []bool{false, true, false, true, true, true, true, false}}
+	for _, r := range m.Capacity {
+		conv := "yes"
+		if !r.Converged {
+			conv = "no"
+		}
+		t.Rows = append(t.Rows, []string{r.ID, strconv.Itoa(r.Repeat), r.SLO, bracketText(r.Lower, r.Upper), bracketText(r.LowerMiB, r.UpperMiB),
+			fmt.Sprintf("%s / %s / %s", num(r.AtLowerP50Ms), num(r.AtLowerP99Ms), num(r.AtLowerP999Ms)), strconv.Itoa(r.Trials), conv})
+	}
+	return t
+}
+
+// bracketText is "41,200-43,100", "≥ 41,200" with no failing rate, "-" with no passing one.
+func bracketText(lower, upper float64) string {
+	switch {
+	case lower == 0:
+		return "-"
+	case upper == 0:
+		return "≥ " + num(lower)
+	}
+	return num(lower) + "-" + num(upper)
+}

@@ -41,7 +41,7 @@ func (r *runner) searchCapacity(ctx context.Context, topic, group string, sc stu
 		out.Error = fmt.Sprintf("capacity search: %v", err)
 		return out
 	}
-	res, err := capacity.Search(ctx, cfg, ld.Trial)
+	res, err := capacity.Search(ctx, cfg, capTrials(ld.Trial, r.opts.MaxRate))
 	if cerr := ld.Close(); err == nil && ctx.Err() == nil {
 		err = cerr
 	}
@@ -98,4 +98,30 @@ func (p *progress) capacityTrial(t capacity.Trial) {
 	}
 	fmt.Fprintf(p.w, "  [%d/%d] %s r%d capacity trial %d: offered %s, achieved %.0f records/s, p99 %.1f ms:%s\n",
 		p.index+1, len(p.plan.Scenarios), p.id, p.repeat, t.N, offered, t.Achieved, t.P99Ms, verdict)
+}
+
+// capTrials holds a search to --max-rate: the unthrottled trial that bounds it runs at
+// maxRate instead, and a trial above maxRate is not run, which ends the search with the
+// bracket it has and says why. 0 leaves the search free.
+func capTrials(run capacity.TrialFunc, maxRate float64) capacity.TrialFunc {
+	if maxRate <= 0 {
+		return run
+	}
+	return func(ctx context.Context, rate float64, d time.Duration) (capacity.Outcome, error) {
+		if rate == 0 {
+			rate = maxRate
+		}
+		if rate > maxRate {
+			return capacity.Outcome{}, fmt.Errorf("the next trial, at %.0f records/s, is above --max-rate %.0f", rate, maxRate)
+		}
+		return run(ctx, rate, d)
+	}
+}
+
+// capacityCapText says how --max-rate bounds a capacity search, for the plan shown before a run.
+func capacityCapText(maxRate float64) string {
+	if maxRate <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (held to --max-rate %.0f records/s: that trial runs at it, and the search stops before a rate above it)", maxRate)
 }

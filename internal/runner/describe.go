@@ -33,6 +33,10 @@ func describeLoad(plan *study.Plan, bootstrap string, maxRate float64) string {
 		}
 		fmt.Fprintf(&b, "  - %s: %d partitions x %d replicas, %d producer(s), %d consumer(s), %d B records, %s, %s\n",
 			sc.ID, sc.Topic.Partitions, sc.Topic.Replicas, p.Count, sc.Consumers.Count, p.RecordSize, rate, amount)
+		if c := sc.Capacity; c.Enabled() {
+			fmt.Fprintf(&b, "    then a capacity search at %s: up to %d trials of %s at rates it picks, the first unthrottled%s\n",
+				c.SLOString(), c.MaxTrials, c.Trial, capacityCapText(maxRate))
+		}
 		if g := sc.Consumers.Group; g != "" && !slices.Contains(named, g) {
 			named = append(named, g)
 		}
@@ -69,6 +73,9 @@ func plannedBytes(plan *study.Plan, maxRate float64) (written float64, open bool
 			written += cappedRate(sc, maxRate) * (plan.Warmup + p.Duration).Seconds() * size * repeats
 		default:
 			open = true
+		}
+		if sc.Capacity.Enabled() {
+			open = true // the search picks its rates
 		}
 	}
 	return written, open

@@ -158,6 +158,10 @@ func (s Scenario) describeLoad() string {
 		}
 		parts = append(parts, d)
 	}
+	if c := s.Capacity; c.Enabled() {
+		parts = append(parts, fmt.Sprintf("then a capacity search at %s (precision %g%%, %s trials, at most %d)",
+			c.SLOString(), c.Precision*100, c.Trial, c.MaxTrials))
+	}
 	return strings.Join(parts, "; ")
 }
 

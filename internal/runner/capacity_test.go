@@ -1,0 +1,54 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/results"
+)
+
+// TestCapTrials holds a search to --max-rate 1000: the unthrottled trial runs at 1000, a
+// trial at 800 runs as is, one at 1500 is refused; without a cap nothing changes.
+func TestCapTrials(t *testing.T) {
+	var got []float64
+	run := func(_ context.Context, rate float64, _ time.Duration) (capacity.Outcome, error) {
+		got = append(got, rate)
+		return capacity.Outcome{}, nil
+	}
+	capped := capTrials(run, 1000)
+	for _, rate := range []float64{0, 800} {
+		if _, err := capped(context.Background(), rate, time.Second); err != nil {
+			t.Errorf("rate %v: %v", rate, err)
+		}
+	}
+	if _, err := capped(context.Background(), 1500, time.Second); err == nil || !strings.Contains(err.Error(), "above --max-rate 1000") {
+		t.Errorf("rate 1500: error %v, want one naming --max-rate", err)
+	}
+	if _, err := capTrials(run, 0)(context.Background(), 0, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{1000, 800, 0}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("trials ran at %v, want %v", got, want)
+	}
+}
+
+// TestFillCapacity copies a search into its run-directory form: a 50 ms limit is 50 ms, a
+// 2 s trial 2 s.
+func TestFillCapacity(t *testing.T) {
+	res := &capacity.Result{
+		Brackets: []capacity.Bracket{{SLO: capacity.SLO{Percentile: 99.9, Limit: 50 * time.Millisecond}, Lower: 100, Upper: 104, Converged: true}},
+		Trials:   []capacity.Trial{{N: 1, Offered: 100, Duration: 2 * time.Second, Achieved: 99.5, SendP99Ms: 3, Pass: []bool{true}, Reasons: [][]string{nil}}},
+	}
+	var out results.Capacity
+	fillCapacity(&out, res)
+	b, tr := out.Brackets[0], out.Trials[0]
+	if b.SLO.Percentile != 99.9 || b.SLO.LimitMs != 50 || b.Lower != 100 || b.Upper != 104 || !b.Converged {
+		t.Errorf("bracket = %+v", b)
+	}
+	if tr.DurationS != 2 || tr.Offered != 100 || tr.Achieved != 99.5 || tr.SendP99Ms != 3 || !tr.Pass[0] {
+		t.Errorf("trial = %+v", tr)
+	}
+}

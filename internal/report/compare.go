@@ -106,8 +106,17 @@ func Compare(a, b *results.RunDir, opts CompareOptions) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Comparison{A: a.Dir, B: b.Dir, AllowDifferent: opts.AllowDifferent,
-		Cluster: clusterDifferences(a.Run.Environment, b.Run.Environment)}
+	c := &Comparison{A: a.Dir, B: b.Dir, AllowDifferent: opts.AllowDifferent}
+	// When a run varied the cluster's shape, its environment describes only the first
+	// cluster: brokers, version and allotment are compared scenario by scenario instead.
+	perScenario := recordsShapes(&a.Run) && recordsShapes(&b.Run) && (variesShape(&a.Run) || variesShape(&b.Run))
+	ea, eb := a.Run.Environment, b.Run.Environment
+	if perScenario {
+		for _, e := range []*results.Environment{&ea, &eb} {
+			e.Brokers, e.KafkaVersion, e.BrokerCPUs = 0, "", 0
+		}
+	}
+	c.Cluster = clusterDifferences(ea, eb)
 	rowsB := map[string]Row{}
 	for _, r := range mb.Rows {
 		rowsB[r.ID] = r
@@ -124,7 +133,11 @@ func Compare(a, b *results.RunDir, opts CompareOptions) (*Comparison, error) {
 			continue
 		}
 		differs := len(c.Cluster) > 0
-		if ds := workloadDifferences(a.Repeats[ra.ID][0], b.Repeats[ra.ID][0]); len(ds) > 0 {
+		ds := workloadDifferences(a.Repeats[ra.ID][0], b.Repeats[ra.ID][0])
+		if perScenario {
+			ds = append(ds, shapeDifferences(&a.Run, &b.Run, ra.ID)...)
+		}
+		if len(ds) > 0 {
 			c.Workloads = append(c.Workloads, ScenarioDifferences{Scenario: ra.ID, Differences: ds})
 			differs = true
 		}

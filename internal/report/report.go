@@ -59,7 +59,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	if m.Title == "" {
 		m.Title = run.Study.Name
 	}
-	m.Environment = environmentRows(run.Environment)
+	m.Environment = runEnvironmentRows(&run)
 	m.BrokerConfig = sortedKV(run.Environment.BrokerConfig)
 	m.BrokerIDs, m.MissingBrokers = brokerColumns(rd)
 	m.Rows = resultRows(rd, m.ParamNames, m.BrokerIDs, run.Environment, opts.spreadLimit())

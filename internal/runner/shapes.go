@@ -103,6 +103,9 @@ func (r *runner) recordShape(run *results.Run, g study.ShapeGroup) error {
 	if r.target.embedded == nil {
 		return nil
 	}
+	for i := range r.target.brokers {
+		r.target.brokers[i].CPUAllotment = 0 // found afresh, not "given" by a previous call
+	}
 	_, basis := r.target.allotment()
 	rec := &results.Shape{Brokers: len(r.target.brokers), KafkaVersion: r.target.kafkaVersion, Heap: g.Shape.Heap,
 		Limits: r.target.limits, BrokerCPUBasis: basis}

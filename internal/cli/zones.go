@@ -36,6 +36,9 @@ func newZonesProxyCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "proxy --rtt 10ms --route NAME=LISTEN@TARGET ...",
 		Short: "Run delay proxies until stopped (started by kbench cluster up; SIGTERM stops it)",
+		Long: `Run delay proxies until SIGTERM. On SIGHUP the proxy reads a new link from the file
+link.json in its working directory ({"rtt": "20ms", "bandwidth": 0}) and applies it to every
+connection, open ones included.`,
 		Example: `  kbench zones proxy --rtt 10ms --bandwidth 100MiB \
     --route remote-1=127.0.0.1:19092@127.0.0.1:9092`,
 		Args: cobra.NoArgs,
@@ -67,12 +70,31 @@ func newZonesProxyCommand() *cobra.Command {
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, syscall.SIGTERM, os.Interrupt)
 			defer signal.Stop(stop)
+			reload := make(chan os.Signal, 1)
+			signal.Notify(reload, syscall.SIGHUP)
+			defer signal.Stop(reload)
 			out := cmd.OutOrStdout()
 			// cluster.startProxyProcess waits for this line.
 			fmt.Fprintf(out, "proxy listening: %s on %d route(s)\n", link, len(rs))
-			select {
-			case <-stop:
-			case <-cmd.Context().Done():
+		wait:
+			for {
+				select {
+				case <-stop:
+					break wait
+				case <-cmd.Context().Done():
+					break wait
+				case <-reload:
+					// cluster.SetClientLink wrote the new link and waits for this line.
+					l, err := zones.ReadLinkFile(zones.LinkFile)
+					if err == nil {
+						err = p.SetLink(l)
+					}
+					if err != nil {
+						fmt.Fprintf(out, "link not changed: %v\n", err)
+						continue
+					}
+					fmt.Fprintf(out, "link set: %s\n", l)
+				}
 			}
 			for _, r := range rs {
 				c := p.Counters()[r.Name]

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/kbench/kbench/internal/zones"
@@ -207,4 +208,54 @@ func (c *Cluster) stopProxies() int {
 		return c.state.Network.ProxyPID
 	}
 	return 0
+}
+
+// SetClientLink changes the remote listener's link on the running proxies, open
+// connections included, without restarting anything: a study sweeping client_rtt calls it
+// between scenarios. A proxy process is told through its link file and SIGHUP, and this
+// waits (up to 5 s) until it logs the change.
+func (c *Cluster) SetClientLink(l zones.Link) error {
+	n := c.state.Network
+	if n == nil {
+		return fmt.Errorf("the cluster has no remote listener (start it with --client-rtt)")
+	}
+	if c.proxy != nil {
+		if err := c.proxy.SetLink(l); err != nil {
+			return err
+		}
+	} else if err := c.signalLink(l); err != nil {
+		return err
+	}
+	n.ClientRTT, n.ClientBandwidth = l.RTT.String(), l.Bandwidth
+	return c.save()
+}
+
+// signalLink hands l to the proxy process and waits for its "link set" line.
+func (c *Cluster) signalLink(l zones.Link) error {
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	if !c.ProxyAlive() {
+		return fmt.Errorf("the remote listener's proxy process (pid %d) is not running", c.state.Network.ProxyPID)
+	}
+	dir := proxyDir(c.state.Dir)
+	logPath := filepath.Join(dir, "proxy.log")
+	before, _ := os.ReadFile(logPath)
+	if err := zones.WriteLinkFile(filepath.Join(dir, zones.LinkFile), l); err != nil {
+		return err
+	}
+	if err := syscall.Kill(c.state.Network.ProxyPID, syscall.SIGHUP); err != nil {
+		return fmt.Errorf("signal the proxy process: %w", err)
+	}
+	want := "link set: " + l.String()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(logPath)
+		if len(data) > len(before) && strings.Contains(string(data[len(before):]), want) {
+			return nil
+		}
+		if len(data) > len(before) && strings.Contains(string(data[len(before):]), "link not changed") {
+			return fmt.Errorf("the proxy process refused the link: %s", lastLines(string(data[len(before):]), 1))
+		}
+	}
+	return fmt.Errorf("the proxy process did not apply %s within 5s; its log is %s", l, logPath)
 }

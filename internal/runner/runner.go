@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,6 +128,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Dir: dir}
+	if target.zone != "" && slices.ContainsFunc(opts.Plan.Scenarios, func(sc study.Scenario) bool { return sc.ClientRTT != nil }) {
+		target.zone = "the RTT each scenario's client_rtt names (RTT/2 each way)"
+	}
 	run.Environment = target.environment(opts.Version)
 	run.Target = recordTarget(target, opts.MaxRate)
 	target.allot(&run.Environment)

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -59,6 +60,7 @@ type target struct {
 	embedded     *cluster.Cluster // started by this run, stopped at its end
 	limits       string           // an embedded cluster's broker limits in words, "" for none
 	zone         string           // the remote listener's link in words, "" without one
+	zoned        *cluster.Cluster // the embedded cluster whose remote link client_rtt changes
 	fresh        bool             // started for this run: its JIT is cold
 	external     *External        // the cluster attached to, nil for an embedded one
 	clusterID    string           // Kafka's cluster ID, from the metadata
@@ -249,6 +251,7 @@ func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target 
 		t.listeners[e.Name] = endpoint{bootstrap: e.Bootstrap, props: e.Properties}
 	}
 	if n, ok := c.Network(); ok {
+		t.zoned = c
 		t.zone = fmt.Sprintf("%s (%s each way)", n.Link, n.Link.OneWay())
 		if n.ProxyPID > 0 && c.ProxyAlive() {
 			e := t.listeners["remote"]
@@ -361,6 +364,21 @@ func (t *target) close(log io.Writer) {
 			fmt.Fprintf(log, "stop embedded cluster: %v\n", err)
 		}
 	}
+}
+
+// setClientRTT sets the remote listener's RTT for the next repeat (a swept client_rtt),
+// keeping the study's bandwidth.
+func (t *target) setClientRTT(rtt time.Duration) error {
+	if t.zoned == nil {
+		return fmt.Errorf("client_rtt needs the embedded cluster's remote listener (cluster.network)")
+	}
+	n, _ := t.zoned.Network()
+	l := n.Link
+	l.RTT = rtt
+	if err := t.zoned.SetClientLink(l); err != nil {
+		return fmt.Errorf("set client_rtt %s: %w", rtt, err)
+	}
+	return nil
 }
 
 func (t *target) environment(version string) results.Environment {

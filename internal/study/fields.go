@@ -16,6 +16,7 @@ import (
 // written.
 var scalarFields = []string{
 	"listener",
+	"network.client_rtt",
 	"topic.partitions",
 	"topic.replicas",
 	"producers.count",
@@ -136,6 +137,12 @@ func (s *Scenario) setField(path, value string) error {
 			err = fmt.Errorf("%q is not valid %s", value, choices(listenerChoices))
 		}
 		s.Listener = value
+	case "network.client_rtt":
+		rtt, perr := time.ParseDuration(value)
+		if perr != nil || rtt < 0 || rtt > 10*time.Second {
+			err = fmt.Errorf("%q is not a round-trip time from 0 to 10s, such as 10ms", value)
+		}
+		s.ClientRTT = &rtt
 	case "topic.partitions":
 		s.Topic.Partitions, s.Topic.PerBroker, err = parsePartitions(value)
 	case "topic.replicas":

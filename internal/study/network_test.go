@@ -50,3 +50,31 @@ func TestParseNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestParseClientRTTParameter sweeps client_rtt: each scenario carries its RTT, and the
+// parameter needs the remote listener.
+func TestParseClientRTTParameter(t *testing.T) {
+	plan, err := Parse("f.yaml", []byte("name: f\ncluster: {network: {client_rtt: 10ms}}\nmatrix: {client_rtt: [0ms, 10ms, 25ms]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Duration{0, 10 * time.Millisecond, 25 * time.Millisecond}
+	if len(plan.Scenarios) != len(want) {
+		t.Fatalf("%d scenarios, want %d", len(plan.Scenarios), len(want))
+	}
+	for i, sc := range plan.Scenarios {
+		if sc.ClientRTT == nil || *sc.ClientRTT != want[i] {
+			t.Errorf("scenario %s: client_rtt %v, want %s", sc.ID, sc.ClientRTT, want[i])
+		}
+	}
+	for _, tc := range []struct{ study, err string }{
+		{"cluster: {brokers: 3}\nmatrix: {client_rtt: [0ms, 10ms]}", "client_rtt needs cluster.network"},
+		{"cluster: {network: {client_rtt: 1ms}}\nmatrix: {client_rtt: [0ms, 10ms]}\ndefaults: {listener: plain}", "client_rtt applies to the remote listener"},
+		{"cluster: {network: {client_rtt: 1ms}}\nmatrix: {client_rtt: [0ms, soon]}", "\"soon\" is not a round-trip time"},
+	} {
+		_, err := Parse("f.yaml", []byte("name: f\n"+tc.study+"\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: error %v, want %q", tc.study, err, tc.err)
+		}
+	}
+}

@@ -26,6 +26,7 @@ var Shorthands = map[string]string{
 	"records":     "producers.records",
 	"consumers":   "consumers.count",
 	"listener":    "listener",
+	"client_rtt":  "network.client_rtt",
 	"fetch_size":  "consumers.fetch_size",
 	// Cluster fields: each value is a cluster shape of its own (a cluster restart).
 	"brokers":       "cluster.brokers",

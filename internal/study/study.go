@@ -104,6 +104,9 @@ type Scenario struct {
 	// "tls" or "remote"; empty means remote with cluster.network, else the cluster's
 	// secured listener when it has one, else plain.
 	Listener string
+	// ClientRTT, when set (the client_rtt parameter), is the remote listener's RTT for this
+	// scenario: the runner changes the proxies' link before each of its repeats.
+	ClientRTT *time.Duration
 	// Topic is the scenario's topic, created fresh for each repeat.
 	Topic Topic
 	// Producers is the produce load; Count 0 means none.

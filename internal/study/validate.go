@@ -38,6 +38,14 @@ func (p *parsed) validate(pt point) error {
 	case s.Listener == "remote" && c.Network == nil:
 		return fail("listener", "listener remote needs cluster.network: {client_rtt: 10ms}")
 	}
+	if s.ClientRTT != nil {
+		switch {
+		case p.plan.Cluster.Network == nil:
+			return fail("network.client_rtt", "client_rtt needs cluster.network: {client_rtt: 10ms}, the remote listener it changes")
+		case s.Listener != "" && s.Listener != "remote":
+			return fail("network.client_rtt", "client_rtt applies to the remote listener, and the scenario uses listener %s", s.Listener)
+		}
+	}
 	brokers := s.Cluster.Brokers
 	if brokers > 0 && s.Topic.Replicas > brokers {
 		return fail("topic.replicas", "replicas %d is more than the cluster's %d brokers", s.Topic.Replicas, brokers)

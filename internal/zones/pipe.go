@@ -15,10 +15,12 @@ const (
 	queueChunks = 256
 )
 
-// chunk is bytes read from one side, to be written to the other at due.
+// chunk is bytes read from one side, to be written to the other at due, through bucket
+// (the direction's bucket of the link in force when it was read).
 type chunk struct {
-	data []byte
-	due  time.Time
+	data   []byte
+	due    time.Time
+	bucket *bucket
 }
 
 // pipe carries one direction of a proxied connection: read from src, delay, send to dst.
@@ -26,8 +28,8 @@ type chunk struct {
 // a chunk waiting out its delay never stops the next one from being read.
 type pipe struct {
 	src, dst net.Conn
-	delay    time.Duration
-	bucket   *bucket
+	shaping  *atomic.Pointer[shaping] // the proxy's link in force
+	up       bool                     // client -> broker: the up bucket
 	bytes    *atomic.Int64
 }
 
@@ -41,7 +43,7 @@ func (p pipe) run(done func()) {
 	defer w.close()
 	for c := range queue {
 		wait := time.Until(c.due)
-		if d := p.bucket.take(len(c.data), time.Now()); d > wait {
+		if d := c.bucket.take(len(c.data), time.Now()); d > wait {
 			wait = d
 		}
 		w.wait(wait)
@@ -70,7 +72,12 @@ func (p pipe) read(queue chan<- chunk) {
 		if n > 0 {
 			data := make([]byte, n)
 			copy(data, buf[:n])
-			queue <- chunk{data: data, due: time.Now().Add(p.delay)}
+			s := p.shaping.Load()
+			b := s.down
+			if p.up {
+				b = s.up
+			}
+			queue <- chunk{data: data, due: time.Now().Add(s.link.OneWay()), bucket: b}
 		}
 		if err != nil {
 			return

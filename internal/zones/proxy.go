@@ -30,14 +30,12 @@ type Counters struct {
 
 // Proxy serves a set of routes over one link. Its methods are safe for concurrent use.
 type Proxy struct {
-	link   Link
-	up     *bucket // client -> broker direction, shared by every route
-	down   *bucket // broker -> client direction
-	routes []*route
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	conns  map[net.Conn]struct{}
-	closed bool
+	shaping atomic.Pointer[shaping]
+	routes  []*route
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	conns   map[net.Conn]struct{}
+	closed  bool
 }
 
 type route struct {
@@ -53,9 +51,8 @@ func Start(link Link, routes []Route) (*Proxy, error) {
 	if err := link.Validate(); err != nil {
 		return nil, err
 	}
-	now := time.Now()
-	p := &Proxy{link: link, up: newBucket(link.Bandwidth, now), down: newBucket(link.Bandwidth, now),
-		conns: map[net.Conn]struct{}{}}
+	p := &Proxy{conns: map[net.Conn]struct{}{}}
+	p.shaping.Store(newShaping(link))
 	for _, r := range routes {
 		ln, err := net.Listen("tcp", r.Listen)
 		if err != nil {
@@ -71,8 +68,32 @@ func Start(link Link, routes []Route) (*Proxy, error) {
 	return p, nil
 }
 
+// shaping is the link in force: its one-way delay and a token bucket per direction
+// (client -> broker up, broker -> client down), shared by every route. SetLink swaps it
+// whole, so a chunk sees one link, never half of two.
+type shaping struct {
+	link     Link
+	up, down *bucket
+}
+
+func newShaping(l Link) *shaping {
+	now := time.Now()
+	return &shaping{link: l, up: newBucket(l.Bandwidth, now), down: newBucket(l.Bandwidth, now)}
+}
+
 // Link returns the link the proxy applies.
-func (p *Proxy) Link() Link { return p.link }
+func (p *Proxy) Link() Link { return p.shaping.Load().link }
+
+// SetLink changes the link for every chunk read from now on, on open connections too (a
+// study sweeping client_rtt changes it between scenarios without restarting anything).
+// Chunks already queued keep the due time they were given.
+func (p *Proxy) SetLink(l Link) error {
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	p.shaping.Store(newShaping(l))
+	return nil
+}
 
 // Addrs returns each route's listening address, in the order the routes were given.
 func (p *Proxy) Addrs() []string {
@@ -147,8 +168,8 @@ func (p *Proxy) carry(r *route, client net.Conn) {
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go pipe{src: client, dst: server, delay: p.link.OneWay(), bucket: p.up, bytes: &r.up}.run(wg.Done)
-	go pipe{src: server, dst: client, delay: p.link.OneWay(), bucket: p.down, bytes: &r.down}.run(wg.Done)
+	go pipe{src: client, dst: server, shaping: &p.shaping, up: true, bytes: &r.up}.run(wg.Done)
+	go pipe{src: server, dst: client, shaping: &p.shaping, bytes: &r.down}.run(wg.Done)
 	wg.Wait()
 }
 

@@ -145,3 +145,34 @@ func TestStartRefusesTakenAddress(t *testing.T) {
 		t.Fatal("started on a taken address")
 	}
 }
+
+// TestSetLinkAppliesToOpenConnections raises the RTT on an open connection: the next round
+// trip waits the new RTT (a lower bound, as in TestProxyDelaysEachDirection).
+func TestSetLinkAppliesToOpenConnections(t *testing.T) {
+	p := startProxy(t, Link{}, echoServer(t))
+	conn, err := net.Dial("tcp", p.Addrs()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const rtt = 60 * time.Millisecond
+	if err := p.SetLink(Link{RTT: rtt}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Link().RTT != rtt {
+		t.Fatalf("link %v after SetLink", p.Link())
+	}
+	start := time.Now()
+	if _, err := conn.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(conn, make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < rtt {
+		t.Fatalf("round trip took %s after SetLink to %s", took, rtt)
+	}
+	if err := p.SetLink(Link{RTT: -time.Second}); err == nil || p.Link().RTT != rtt {
+		t.Fatalf("SetLink accepted a negative RTT: %v, link %v", err, p.Link())
+	}
+}

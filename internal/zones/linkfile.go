@@ -1,0 +1,45 @@
+package zones
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// LinkFile is the file, in the proxy process's working directory, from which it reads a
+// new link on SIGHUP.
+const LinkFile = "link.json"
+
+type linkJSON struct {
+	RTT       string `json:"rtt"`
+	Bandwidth int64  `json:"bandwidth"`
+}
+
+// WriteLinkFile writes l to path for a proxy process to read on SIGHUP.
+func WriteLinkFile(path string, l Link) error {
+	data, _ := json.Marshal(linkJSON{RTT: l.RTT.String(), Bandwidth: l.Bandwidth})
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("write proxy link: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReadLinkFile reads and validates a link written by WriteLinkFile.
+func ReadLinkFile(path string) (Link, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Link{}, fmt.Errorf("read proxy link: %w", err)
+	}
+	var j linkJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return Link{}, fmt.Errorf("%s: %w", path, err)
+	}
+	rtt, err := time.ParseDuration(j.RTT)
+	if err != nil {
+		return Link{}, fmt.Errorf("%s: rtt %q: %w", path, j.RTT, err)
+	}
+	l := Link{RTT: rtt, Bandwidth: j.Bandwidth}
+	return l, l.Validate()
+}

@@ -105,7 +105,8 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	target, err := connect(ctx, opts, firstPendingShape(plan, done))
+	first := firstPendingShape(plan, done)
+	target, err := connect(ctx, opts, first)
 	if err != nil {
 		return nil, fmt.Errorf("prepare cluster: %w", err)
 	}
@@ -116,7 +117,7 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err := checkSameCluster(prev, target); err != nil {
 		return nil, err
 	}
-	if err := target.checkListeners(plan); err != nil {
+	if err := target.checkListeners(plan, first); err != nil {
 		return nil, err
 	}
 	shared, err := target.checkGroups(ctx, plan, opts.AllowExistingGroups)

@@ -90,7 +90,7 @@ func (r *runner) restart(ctx context.Context, shape study.Shape) error {
 	if err := t.identify(ctx); err != nil {
 		return err
 	}
-	if err := t.checkListeners(r.plan); err != nil {
+	if err := t.checkListeners(r.plan, shape); err != nil {
 		return err
 	}
 	return r.warmCluster(ctx)

@@ -292,9 +292,13 @@ func (t *target) endpointFor(listener string) (endpoint, error) {
 	return e, nil
 }
 
-// checkListeners makes sure every scenario's listener exists before anything runs.
-func (t *target) checkListeners(plan *study.Plan) error {
+// checkListeners makes sure the listener of every scenario of this shape (the scenarios
+// this cluster serves) exists before anything runs on it.
+func (t *target) checkListeners(plan *study.Plan, shape study.Shape) error {
 	for _, sc := range plan.Scenarios {
+		if sc.Cluster != shape {
+			continue
+		}
 		if _, err := t.endpointFor(sc.Listener); err != nil {
 			return fmt.Errorf("scenario %s: %w", sc.ID, err)
 		}

@@ -93,7 +93,7 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 			if err != nil {
 				return Chart{}, err
 			}
-			l.Color, l.Width = palette[5], vg.Points(lineWidthPts)
+			l.Color, l.Width = palette[(5+len(seenSLO)-1)%len(palette)], vg.Points(lineWidthPts)
 			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			p.Add(l)
 			p.Legend.Add("SLO "+name, l)

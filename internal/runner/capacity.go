@@ -18,7 +18,7 @@ import (
 // has them, read in a group of their own (deleted after) so that a trial fails when they
 // fall behind. A search that cannot finish keeps what it measured, with the error; only
 // cancellation returns nil.
-func (r *runner) searchCapacity(ctx context.Context, topic, group string, sc study.Scenario) *results.Capacity {
+func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scenario) *results.Capacity {
 	c := sc.Capacity
 	warmup := r.plan.Warmup
 	out := &results.Capacity{Precision: c.Precision, TrialS: c.Trial.Seconds(), WarmupS: warmup.Seconds(), MaxTrials: c.MaxTrials}
@@ -33,8 +33,8 @@ func (r *runner) searchCapacity(ctx context.Context, topic, group string, sc stu
 	pcfg.Records, pcfg.WarmupRecords, pcfg.Duration, pcfg.Warmup, pcfg.Rate = 0, 0, 0, 0, 0
 	consumers, capGroup := 0, ""
 	if sc.Consumers.Count > 0 {
-		consumers, capGroup = sc.Consumers.Count, group+"-capacity"
-		defer r.release(ctx, "", capGroup)
+		consumers, capGroup = sc.Consumers.Count, r.capacityGroup(topic)
+		defer r.releaseGroup(ctx, capGroup)
 	}
 	ld, err := capacity.StartLoad(ctx, pcfg, consumers, capGroup, warmup)
 	if err != nil {
@@ -109,7 +109,11 @@ func capTrials(run capacity.TrialFunc, maxRate float64) capacity.TrialFunc {
 	}
 	return func(ctx context.Context, rate float64, d time.Duration) (capacity.Outcome, error) {
 		if rate == 0 {
-			rate = maxRate
+			// The bounding trial runs at the cap; what it achieved above it is measurement
+			// noise, and the first paced trial, at that rate, must not exceed the cap.
+			o, err := run(ctx, maxRate, d)
+			o.Achieved = min(o.Achieved, maxRate)
+			return o, err
 		}
 		if rate > maxRate {
 			return capacity.Outcome{}, fmt.Errorf("the next trial, at %.0f records/s, is above --max-rate %.0f", rate, maxRate)
@@ -124,4 +128,30 @@ func capacityCapText(maxRate float64) string {
 		return ""
 	}
 	return fmt.Sprintf(" (held to --max-rate %.0f records/s: that trial runs at it, and the search stops before a rate above it)", maxRate)
+}
+
+// capacityGroup names the search's consumer group after the repeat's topic (never a group
+// the study named, which the window's consumers used) and records it as created, so that
+// cleanup deletes it even when the search is cut short.
+func (r *runner) capacityGroup(topic string) string {
+	group := topic + "-capacity"
+	r.groups.mu.Lock()
+	defer r.groups.mu.Unlock()
+	if r.groups.created == nil {
+		r.groups.created = map[string]bool{}
+	}
+	r.groups.created[group] = true
+	return group
+}
+
+// releaseGroup deletes the search's consumer group, as release does a repeat's.
+func (r *runner) releaseGroup(ctx context.Context, group string) {
+	if ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
+	defer cancel()
+	if _, err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(r.opts.Log, "%v\n", err)
+	}
 }

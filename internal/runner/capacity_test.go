@@ -16,12 +16,18 @@ func TestCapTrials(t *testing.T) {
 	var got []float64
 	run := func(_ context.Context, rate float64, _ time.Duration) (capacity.Outcome, error) {
 		got = append(got, rate)
-		return capacity.Outcome{}, nil
+		return capacity.Outcome{Achieved: 1005}, nil // 0.5% over 1000: measurement noise
 	}
 	capped := capTrials(run, 1000)
 	for _, rate := range []float64{0, 800} {
-		if _, err := capped(context.Background(), rate, time.Second); err != nil {
+		o, err := capped(context.Background(), rate, time.Second)
+		if err != nil {
 			t.Errorf("rate %v: %v", rate, err)
+		}
+		// The bounding trial's achieved rate is held to the cap, so the search's first paced
+		// trial (at that rate) is not refused; a paced trial's is kept as measured.
+		if want := map[float64]float64{0: 1000, 800: 1005}[rate]; o.Achieved != want {
+			t.Errorf("rate %v: achieved %v, want %v", rate, o.Achieved, want)
 		}
 	}
 	if _, err := capped(context.Background(), 1500, time.Second); err == nil || !strings.Contains(err.Error(), "above --max-rate 1000") {

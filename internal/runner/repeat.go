@@ -132,7 +132,7 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 	}
 	m.fill(rep, filled)
 	if sc.Capacity.Enabled() {
-		rep.Capacity = r.searchCapacity(ctx, topic, group, sc)
+		rep.Capacity = r.searchCapacity(ctx, topic, sc)
 	}
 	rep.Finished = time.Now().UTC()
 	return rep

@@ -227,7 +227,7 @@ func absPath(p string) string {
 // limits, which a study may vary per scenario); the rest comes from the cluster section.
 func startEmbedded(ctx context.Context, opts Options, shape study.Shape) (*target, error) {
 	spec := opts.Plan.Cluster
-	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster\n", shape.Brokers, shape.KafkaVersion)
+	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster (heap %s)\n", shape.Brokers, shape.KafkaVersion, shape.Heap)
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: shape.Brokers, Heap: shape.Heap, SASL: spec.SASL, TLS: spec.TLS,
 		KafkaVersion: shape.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: shape.Limits, Log: opts.Log,
 		Client: spec.Network, ProxyCommand: opts.ProxyCommand})

@@ -20,20 +20,22 @@ const plainEvery = 5 * time.Second
 // and ETAs for the scenario and the study: one rewritten line on a terminal, plain periodic
 // lines otherwise.
 type progress struct {
-	mu        sync.Mutex
-	w         io.Writer
-	terminal  bool
-	plan      *study.Plan
-	total     int // repeats in the study
-	done      int
-	spent     time.Duration // time of the repeats run now
-	ran       int
-	index     int
-	repeat    int
-	id        string
-	started   time.Time
-	expected  time.Duration
-	lastPrint time.Time
+	mu       sync.Mutex
+	w        io.Writer
+	terminal bool
+	plan     *study.Plan
+	total    int // repeats in the study
+	// clustersLeft counts the shape groups whose cluster is still to start.
+	clustersLeft int
+	done         int
+	spent        time.Duration // time of the repeats run now
+	ran          int
+	index        int
+	repeat       int
+	id           string
+	started      time.Time
+	expected     time.Duration
+	lastPrint    time.Time
 }
 
 func newProgress(w io.Writer, terminal bool, plan *study.Plan) *progress {
@@ -56,13 +58,29 @@ func (p *progress) begin(index int, sc study.Scenario, repeat int) {
 	}
 }
 
-// studyETA estimates the time left in the study from the repeats run so far.
+// studyETA estimates the time left in the study from the repeats run so far, plus the
+// estimated stop, start and warm-up of each cluster still to start (one per shape group).
 func (p *progress) studyETA() string {
 	left := p.total - p.done
 	if p.ran == 0 || left <= 0 {
 		return "?"
 	}
-	return roundDur(p.spent / time.Duration(p.ran) * time.Duration(left))
+	restarts := time.Duration(p.clustersLeft) * (study.EstimateClusterStop + study.EstimateClusterStart + study.EstimateClusterWarmup)
+	return roundDur(p.spent/time.Duration(p.ran)*time.Duration(left) + restarts)
+}
+
+// setClustersLeft says how many clusters are still to be started after the running one.
+func (p *progress) setClustersLeft(n int) {
+	p.mu.Lock()
+	p.clustersLeft = n
+	p.mu.Unlock()
+}
+
+// clusterStarted counts off one of the clusters left.
+func (p *progress) clusterStarted() {
+	p.mu.Lock()
+	p.clustersLeft = max(p.clustersLeft-1, 0)
+	p.mu.Unlock()
 }
 
 func (p *progress) line(rate float64, unit string, p99 float64, cpu string) {

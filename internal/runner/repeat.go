@@ -44,7 +44,15 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 	r.progress = newProgress(r.opts.Progress, r.opts.Terminal, r.plan)
 	groups := r.plan.ShapeGroups()
 	current := -1 // the group whose cluster is running; -1 until the first repeat
-	for _, step := range PlanOrder(r.plan, run.Order.Seed) {
+	steps := PlanOrder(r.plan, run.Order.Seed)
+	pending := map[int]bool{} // groups with a repeat left
+	for _, step := range steps {
+		if !slices.Contains(done[step.Index], step.Repeat) {
+			pending[step.Group] = true
+		}
+	}
+	r.progress.setClustersLeft(max(len(pending)-1, 0))
+	for _, step := range steps {
 		sc, n := r.plan.Scenarios[step.Index], step.Repeat
 		if slices.Contains(done[step.Index], n) {
 			r.progress.skip()
@@ -56,6 +64,7 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 				if err := r.restart(ctx, groups[step.Group].Shape); err != nil {
 					return err
 				}
+				r.progress.clusterStarted()
 			}
 			current = step.Group
 			if err := r.recordShape(run, groups[current]); err != nil {

@@ -56,3 +56,36 @@ func TestShapeDifferences(t *testing.T) {
 		t.Errorf("unrecorded shape: %v", d)
 	}
 }
+
+// Compare judges a run that varied the cluster's shape scenario by scenario: a scenario
+// whose cluster differs is marked and not judged, the others are, even though the runs'
+// environments (each its first cluster's) differ in broker count.
+func TestCompareShapes(t *testing.T) {
+	base := defaultFixture()
+	base.invalid = nil
+	a, b := readFixture(t, base), readFixture(t, base)
+	for i := range a.Run.Scenarios {
+		brokers := 1 + 2*(i%2) // two shapes: 1 and 3 brokers
+		a.Run.Scenarios[i].Cluster = &results.Shape{Brokers: brokers, KafkaVersion: "4.1.1"}
+		b.Run.Scenarios[i].Cluster = &results.Shape{Brokers: brokers, KafkaVersion: "4.1.1"}
+	}
+	changed := b.Run.Scenarios[0].ID
+	b.Run.Scenarios[0].Cluster = &results.Shape{Brokers: 1, KafkaVersion: "3.9.1"}
+	a.Run.Environment.Brokers, b.Run.Environment.Brokers = 1, 3
+	c, err := Compare(a, b, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Cluster) != 0 {
+		t.Errorf("run-level cluster differences %v, want none (compared per scenario)", c.Cluster)
+	}
+	want := []ScenarioDifferences{{Scenario: changed, Differences: []Difference{{What: "cluster Kafka version", A: "4.1.1", B: "3.9.1"}}}}
+	if len(c.Workloads) != 1 || c.Workloads[0].Scenario != changed || !slices.Equal(c.Workloads[0].Differences, want[0].Differences) {
+		t.Errorf("workload differences %+v, want %+v", c.Workloads, want)
+	}
+	for _, d := range c.Deltas {
+		if d.Differs != (d.Scenario == changed) {
+			t.Errorf("%s %s differs=%v", d.Scenario, d.Metric, d.Differs)
+		}
+	}
+}

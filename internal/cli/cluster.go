@@ -63,11 +63,13 @@ Examples:
   kbench cluster up --disk tmpfs
   kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6
   kbench cluster up --client-rtt 10ms --client-bandwidth 100MiB
+  kbench cluster up --broker-rtt 2ms
 
 With --client-rtt (and/or --client-bandwidth) it adds the listener "remote": each broker's
 address there is a proxy that delays every byte by RTT/2 each way (and caps the bandwidth
-per direction), a client in another zone. The proxies are one process, stopped with the
-brokers by kbench cluster down.`,
+per direction), a client in another zone. With --broker-rtt each broker's inter-broker
+listener is advertised at a proxy too, so replication crosses zones. The proxies are one
+process, stopped with the brokers by kbench cluster down.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := clusterDir(opts.Dir)
@@ -86,7 +88,10 @@ brokers by kbench cluster down.`,
 			if opts.Client, err = link.link(cmd); err != nil {
 				return err
 			}
-			if opts.Client != nil {
+			if opts.Broker, err = link.brokerLink(cmd); err != nil {
+				return err
+			}
+			if opts.Client != nil || opts.Broker != nil {
 				if opts.ProxyCommand, err = proxyCommand(); err != nil {
 					return err
 				}
@@ -149,13 +154,16 @@ func dirFlag(dir string) string {
 
 func printEndpoints(w io.Writer, c *cluster.Cluster) {
 	fmt.Fprintf(w, "Kafka %s, %d broker(s), directory %s\n", c.KafkaVersion(), len(c.Brokers()), c.Dir())
+	if l, ok := c.BrokerLink(); ok {
+		fmt.Fprintf(w, "brokers in separate zones: inter-broker traffic through proxies, %s (%s each way)%s\n", l, l.OneWay(), proxyProcess(c))
+	}
 	for _, e := range c.Endpoints() {
 		fmt.Fprintf(w, "%-6s %-14s bootstrap servers: %s\n", e.Name, e.Protocol, e.Bootstrap)
 		if e.PropertiesFile != "" {
 			fmt.Fprintf(w, "       client properties: %s\n", e.PropertiesFile)
 		}
 		if n, ok := c.Network(); ok && e.Name == "remote" {
-			fmt.Fprintf(w, "       through zone proxies: %s (%s each way)%s\n", n.Link, n.Link.OneWay(), proxyProcess(c, n))
+			fmt.Fprintf(w, "       through zone proxies: %s (%s each way)%s\n", n.Link, n.Link.OneWay(), proxyProcess(c))
 		}
 	}
 	if l := c.Limits(); l.Any() || l.Disk.Tmpfs {
@@ -233,8 +241,7 @@ func newClusterDownCommand() *cobra.Command {
 			}
 			proxy := ""
 			if c.ProxyAlive() {
-				n, _ := c.Network()
-				proxy = fmt.Sprintf(" and the zone proxy (pid %d)", n.ProxyPID)
+				proxy = fmt.Sprintf(" and the zone proxy (pid %d)", c.ProxyPID())
 			}
 			stop := c.Stop
 			if keep {

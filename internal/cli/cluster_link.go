@@ -16,11 +16,25 @@ import (
 type linkFlags struct {
 	rtt       time.Duration
 	bandwidth string
+	brokerRTT time.Duration
 }
 
 func (l *linkFlags) register(f *pflag.FlagSet) {
 	f.DurationVar(&l.rtt, "client-rtt", 0, `add the listener "remote" through proxies adding this round-trip time (RTT/2 each way), e.g. 10ms`)
 	f.StringVar(&l.bandwidth, "client-bandwidth", "", `cap the "remote" listener's bandwidth per direction, e.g. 100MiB (default unlimited)`)
+	f.DurationVar(&l.brokerRTT, "broker-rtt", 0, "put each broker in a zone of its own: inter-broker traffic through proxies adding this round-trip time")
+}
+
+// brokerLink returns the link between brokers, nil when --broker-rtt was not given.
+func (l *linkFlags) brokerLink(cmd *cobra.Command) (*zones.Link, error) {
+	if !cmd.Flags().Changed("broker-rtt") {
+		return nil, nil
+	}
+	link := zones.Link{RTT: l.brokerRTT}
+	if err := link.Validate(); err != nil {
+		return nil, fmt.Errorf("--broker-rtt: %w", err)
+	}
+	return &link, nil
 }
 
 // link returns the client link, nil when neither flag was given (no remote listener).
@@ -55,13 +69,13 @@ func proxyCommand() ([]string, error) {
 }
 
 // proxyProcess describes where the proxies run, for cluster up and status.
-func proxyProcess(c *cluster.Cluster, n cluster.Network) string {
-	switch {
-	case n.ProxyPID == 0:
+func proxyProcess(c *cluster.Cluster) string {
+	switch pid := c.ProxyPID(); {
+	case pid == 0:
 		return ""
 	case c.ProxyAlive():
-		return fmt.Sprintf(", proxy pid %d up", n.ProxyPID)
+		return fmt.Sprintf(", proxy pid %d up", pid)
 	default:
-		return fmt.Sprintf(", proxy pid %d down", n.ProxyPID)
+		return fmt.Sprintf(", proxy pid %d down", pid)
 	}
 }

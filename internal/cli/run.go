@@ -101,7 +101,7 @@ Examples:
 			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed,
 				AllowExistingGroups: allowGroups,
 				Progress:            cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
-			if plan.Cluster.Network != nil {
+			if plan.Cluster.Network != nil || plan.Cluster.BrokerNetwork != nil {
 				// The proxies run as their own process, so their CPU is not the client's.
 				if opts.ProxyCommand, err = proxyCommand(); err != nil {
 					return err

@@ -54,6 +54,11 @@ type Options struct {
 	// Client, when set, adds the listener "remote" whose advertised addresses are delay
 	// proxies with this link in front of each broker: a client in another zone.
 	Client *zones.Link
+	// Broker, when set, puts every broker in a zone of its own: each broker's inter-broker
+	// listener is advertised at a delay proxy with this link, so replication fetches (and
+	// every other broker-to-broker request) cross it. The KRaft controller listener stays
+	// direct.
+	Broker *zones.Link
 	// ProxyCommand runs the remote listener's proxies as a process of their own (kbench's
 	// `zones proxy` command, whose flags are appended); empty runs them in this process.
 	ProxyCommand []string
@@ -103,8 +108,9 @@ type Cluster struct {
 	owned bool // Dir was created by Start as a temporary directory
 	// firstDir is where the cluster was started when Open found it elsewhere (a copied or
 	// moved directory), "" otherwise.
-	firstDir string
-	proxy    *zones.Proxy // the remote listener's proxies when they run in this process
+	firstDir    string
+	proxy       *zones.Proxy // the remote listener's proxies when they run in this process
+	brokerProxy *zones.Proxy // the inter-broker listener's proxies, likewise
 }
 
 // ErrRunning is returned by Start when Dir already holds a running cluster.
@@ -294,6 +300,11 @@ func (o *Options) validate() error {
 	if o.Client != nil {
 		if err := o.Client.Validate(); err != nil {
 			return fmt.Errorf("client link: %w", err)
+		}
+	}
+	if o.Broker != nil {
+		if err := o.Broker.Validate(); err != nil {
+			return fmt.Errorf("broker link: %w", err)
 		}
 	}
 	if o.KafkaVersion == "" {

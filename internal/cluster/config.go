@@ -9,16 +9,17 @@ import (
 
 // node is one Kafka process of the embedded cluster and its ports on 127.0.0.1.
 type node struct {
-	ID          int
-	Controller  bool // also a KRaft controller (the first min(3, N) nodes)
-	Internal    int  // inter-broker PLAINTEXT listener
-	Client      int  // client PLAINTEXT listener
-	CtrlPort    int  // controller listener, 0 on broker-only nodes
-	SASL        int  // 0 unless SASL is on
-	TLS         int  // 0 unless TLS is on
-	Metrics     int  // Prometheus JMX exporter, 0 when the agent is unavailable
-	Remote      int  // REMOTE listener (a client in another zone), 0 unless Options.Client
-	RemoteProxy int  // the proxy in front of Remote, REMOTE's advertised port
+	ID            int
+	Controller    bool // also a KRaft controller (the first min(3, N) nodes)
+	Internal      int  // inter-broker PLAINTEXT listener
+	Client        int  // client PLAINTEXT listener
+	CtrlPort      int  // controller listener, 0 on broker-only nodes
+	SASL          int  // 0 unless SASL is on
+	TLS           int  // 0 unless TLS is on
+	Metrics       int  // Prometheus JMX exporter, 0 when the agent is unavailable
+	Remote        int  // REMOTE listener (a client in another zone), 0 unless Options.Client
+	RemoteProxy   int  // the proxy in front of Remote, REMOTE's advertised port
+	InternalProxy int  // the proxy in front of Internal, its advertised port, 0 unless Options.Broker
 }
 
 // serverProperties renders server.properties for one node. extra (the user's broker
@@ -71,6 +72,11 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 		props["ssl.keystore.location"] = keystorePath(dir, n.ID)
 	}
 	advertised := strings.Join(listeners, ",")
+	if n.InternalProxy != 0 {
+		// Other brokers reach this one through its proxy: brokers in separate zones.
+		advertised = strings.Replace(advertised, fmt.Sprintf("INTERNAL://127.0.0.1:%d", n.Internal),
+			fmt.Sprintf("INTERNAL://127.0.0.1:%d", n.InternalProxy), 1)
+	}
 	if n.Remote != 0 {
 		protocol, listener, adv := remoteListener(n)
 		protocols = append(protocols, protocol)

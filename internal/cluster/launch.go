@@ -60,7 +60,7 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	if err := c.save(); err != nil {
 		return err
 	}
-	if opts.Client != nil {
+	if opts.Client != nil || opts.Broker != nil {
 		if err := c.startProxies(opts, nodes); err != nil {
 			return err
 		}
@@ -137,6 +137,9 @@ func allocateNodes(opts Options, metrics bool) ([]node, error) {
 		}
 		if opts.Client != nil {
 			ports = append(ports, &n.Remote, &n.RemoteProxy)
+		}
+		if opts.Broker != nil {
+			ports = append(ports, &n.InternalProxy)
 		}
 		for _, p := range ports {
 			v, err := port()

@@ -176,3 +176,21 @@ func TestReadPropertiesContinuation(t *testing.T) {
 		t.Errorf("got %d properties, want %d: %v", len(got), len(want), got)
 	}
 }
+
+// TestServerPropertiesBrokerZones checks that with a broker link the inter-broker listener
+// is advertised at its proxy while the broker still binds its own port.
+func TestServerPropertiesBrokerZones(t *testing.T) {
+	n := node{ID: 2, Internal: 2001, Client: 2002, InternalProxy: 2007}
+	got := serverProperties(n, []node{n}, "/c", Options{}, nil)
+	for _, want := range []string{
+		"listeners=INTERNAL://127.0.0.1:2001,CLIENT://127.0.0.1:2002\n",
+		"advertised.listeners=INTERNAL://127.0.0.1:2007,CLIENT://127.0.0.1:2002\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("server.properties lacks %q:\n%s", want, got)
+		}
+	}
+	if r := internalRoutes([]node{n}); len(r) != 1 || r[0].String() != "internal-2=127.0.0.1:2007@127.0.0.1:2001" {
+		t.Errorf("routes = %v", r)
+	}
+}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,13 +33,19 @@ func proxyDir(dir string) string { return filepath.Join(dir, "zones") }
 
 // network is the remote listener's record in cluster.json.
 type network struct {
-	// ClientRTT and ClientBandwidth are the link between the client and the brokers.
-	ClientRTT       string `json:"client_rtt"`
+	// ClientRTT and ClientBandwidth are the link between the client and the brokers; ""
+	// without a remote listener.
+	ClientRTT       string `json:"client_rtt,omitempty"`
 	ClientBandwidth int64  `json:"client_bandwidth,omitempty"`
+	// BrokerRTT and BrokerBandwidth are the link between brokers (Options.Broker), whose
+	// proxies are BrokerRoutes (internal-N=proxy@broker's inter-broker listener).
+	BrokerRTT       string   `json:"broker_rtt,omitempty"`
+	BrokerBandwidth int64    `json:"broker_bandwidth,omitempty"`
+	BrokerRoutes    []string `json:"broker_routes,omitempty"`
 	// ProxyPID is the proxy process, 0 when the proxies run inside the starting process.
 	ProxyPID int `json:"proxy_pid,omitempty"`
 	// Routes are the proxies: remote-N=proxy-address@broker-address.
-	Routes []string `json:"routes"`
+	Routes []string `json:"routes,omitempty"`
 }
 
 // Network describes the remote listener's link and proxies.
@@ -50,10 +57,20 @@ type Network struct {
 	Routes []zones.Route
 }
 
+// BrokerLink returns the link between brokers; ok is false when they share one zone.
+func (c *Cluster) BrokerLink() (l zones.Link, ok bool) {
+	s := c.state.Network
+	if s == nil || s.BrokerRTT == "" {
+		return zones.Link{}, false
+	}
+	rtt, _ := time.ParseDuration(s.BrokerRTT)
+	return zones.Link{RTT: rtt, Bandwidth: s.BrokerBandwidth}, true
+}
+
 // Network returns the remote listener's link and proxies; ok is false without one.
 func (c *Cluster) Network() (n Network, ok bool) {
 	s := c.state.Network
-	if s == nil {
+	if s == nil || s.ClientRTT == "" {
 		return Network{}, false
 	}
 	rtt, _ := time.ParseDuration(s.ClientRTT)
@@ -69,10 +86,24 @@ func (c *Cluster) Network() (n Network, ok bool) {
 // ProxyCounters returns the in-process proxies' accepts and bytes per route ("remote-1"
 // for broker 1); nil when the proxies run as their own process or there are none.
 func (c *Cluster) ProxyCounters() map[string]zones.Counters {
-	if c.proxy == nil {
+	if c.proxy == nil && c.brokerProxy == nil {
 		return nil
 	}
-	return c.proxy.Counters()
+	out := map[string]zones.Counters{}
+	for _, p := range []*zones.Proxy{c.proxy, c.brokerProxy} {
+		if p != nil {
+			maps.Copy(out, p.Counters())
+		}
+	}
+	return out
+}
+
+// ProxyPID returns the proxy process recorded for this cluster, 0 for none.
+func (c *Cluster) ProxyPID() int {
+	if n := c.state.Network; n != nil {
+		return n.ProxyPID
+	}
+	return 0
 }
 
 // ProxyAlive reports whether the proxy process recorded for this cluster is running.
@@ -88,6 +119,16 @@ func remoteListener(n node) (protocol, listener, advertised string) {
 		fmt.Sprintf("REMOTE://127.0.0.1:%d", n.RemoteProxy)
 }
 
+// internalRoutes are the proxies in front of every node's inter-broker listener.
+func internalRoutes(nodes []node) []zones.Route {
+	var routes []zones.Route
+	for _, n := range nodes {
+		routes = append(routes, zones.Route{Name: fmt.Sprintf("internal-%d", n.ID),
+			Listen: fmt.Sprintf("127.0.0.1:%d", n.InternalProxy), Target: fmt.Sprintf("127.0.0.1:%d", n.Internal)})
+	}
+	return routes
+}
+
 // remoteRoutes are the proxies in front of every node's REMOTE listener.
 func remoteRoutes(nodes []node) []zones.Route {
 	var routes []zones.Route
@@ -98,34 +139,64 @@ func remoteRoutes(nodes []node) []zones.Route {
 	return routes
 }
 
-// startProxies starts the proxies of the remote listener, records them and adds the
-// remote endpoint. It runs before the brokers start so the proxy ports, chosen free a
-// moment ago, are taken again at once.
+// startProxies starts the proxies of the remote listener (Options.Client) and of the
+// inter-broker listener (Options.Broker), records them and adds the remote endpoint. It
+// runs before the brokers start so the proxy ports, chosen free a moment ago, are taken
+// again at once.
 func (c *Cluster) startProxies(opts Options, nodes []node) error {
-	link := *opts.Client
-	routes := remoteRoutes(nodes)
-	n := &network{ClientRTT: link.RTT.String(), ClientBandwidth: link.Bandwidth}
+	n := &network{}
+	var client, broker []zones.Route
 	var addrs []string
-	for _, r := range routes {
-		n.Routes = append(n.Routes, r.String())
-		addrs = append(addrs, r.Listen)
+	if opts.Client != nil {
+		client = remoteRoutes(nodes)
+		n.ClientRTT, n.ClientBandwidth = opts.Client.RTT.String(), opts.Client.Bandwidth
+		for _, r := range client {
+			n.Routes = append(n.Routes, r.String())
+			addrs = append(addrs, r.Listen)
+		}
+	}
+	if opts.Broker != nil {
+		broker = internalRoutes(nodes)
+		n.BrokerRTT, n.BrokerBandwidth = opts.Broker.RTT.String(), opts.Broker.Bandwidth
+		for _, r := range broker {
+			n.BrokerRoutes = append(n.BrokerRoutes, r.String())
+		}
 	}
 	if len(opts.ProxyCommand) == 0 {
-		p, err := zones.Start(link, routes)
-		if err != nil {
-			return fmt.Errorf("start the remote listener's proxies: %w", err)
+		if err := c.startInProcess(opts, client, broker); err != nil {
+			return err
 		}
-		c.proxy = p
 	} else {
-		pid, err := startProxyProcess(opts, link, routes)
+		pid, err := startProxyProcess(opts, client, broker)
 		if err != nil {
 			return err
 		}
 		n.ProxyPID = pid
 	}
 	c.state.Network = n
-	c.state.Endpoints = append(c.state.Endpoints, Endpoint{Name: remoteName, Protocol: "PLAINTEXT", Bootstrap: strings.Join(addrs, ",")})
+	if opts.Client != nil {
+		c.state.Endpoints = append(c.state.Endpoints, Endpoint{Name: remoteName, Protocol: "PLAINTEXT", Bootstrap: strings.Join(addrs, ",")})
+	}
 	return c.save()
+}
+
+// startInProcess starts the proxies in this process.
+func (c *Cluster) startInProcess(opts Options, client, broker []zones.Route) error {
+	if opts.Client != nil {
+		p, err := zones.Start(*opts.Client, client)
+		if err != nil {
+			return fmt.Errorf("start the remote listener's proxies: %w", err)
+		}
+		c.proxy = p
+	}
+	if opts.Broker != nil {
+		p, err := zones.Start(*opts.Broker, broker)
+		if err != nil {
+			return fmt.Errorf("start the inter-broker proxies: %w", err)
+		}
+		c.brokerProxy = p
+	}
+	return nil
 }
 
 // proxyReady is the line the proxy process logs once it listens on every route.
@@ -133,7 +204,7 @@ const proxyReady = "proxy listening"
 
 // startProxyProcess starts opts.ProxyCommand with the link and routes as flags, in
 // proxyDir, and waits until it logs that it listens.
-func startProxyProcess(opts Options, link zones.Link, routes []zones.Route) (int, error) {
+func startProxyProcess(opts Options, client, broker []zones.Route) (int, error) {
 	dir := proxyDir(opts.Dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, fmt.Errorf("create proxy directory: %w", err)
@@ -145,12 +216,23 @@ func startProxyProcess(opts Options, link zones.Link, routes []zones.Route) (int
 	}
 	defer logFile.Close()
 	args := slices.Clone(opts.ProxyCommand[1:])
-	args = append(args, "--rtt", link.RTT.String())
-	if link.Bandwidth > 0 {
-		args = append(args, "--bandwidth", zones.FormatBandwidth(link.Bandwidth))
+	if l := opts.Client; l != nil {
+		args = append(args, "--rtt", l.RTT.String())
+		if l.Bandwidth > 0 {
+			args = append(args, "--bandwidth", zones.FormatBandwidth(l.Bandwidth))
+		}
+		for _, r := range client {
+			args = append(args, "--route", r.String())
+		}
 	}
-	for _, r := range routes {
-		args = append(args, "--route", r.String())
+	if l := opts.Broker; l != nil {
+		args = append(args, "--broker-rtt", l.RTT.String())
+		if l.Bandwidth > 0 {
+			args = append(args, "--broker-bandwidth", zones.FormatBandwidth(l.Bandwidth))
+		}
+		for _, r := range broker {
+			args = append(args, "--broker-route", r.String())
+		}
 	}
 	cmd := exec.Command(opts.ProxyCommand[0], args...)
 	cmd.Dir = dir
@@ -200,9 +282,11 @@ func ownsProxy(pid int, dir string) bool {
 // stopProxies stops the in-process proxies, or returns the proxy process's PID for the
 // caller to stop with the brokers (0 when there is none running).
 func (c *Cluster) stopProxies() int {
-	if c.proxy != nil {
-		c.proxy.Close()
-		c.proxy = nil
+	for _, p := range []**zones.Proxy{&c.proxy, &c.brokerProxy} {
+		if *p != nil {
+			(*p).Close()
+			*p = nil
+		}
 	}
 	if c.ProxyAlive() {
 		return c.state.Network.ProxyPID
@@ -216,7 +300,7 @@ func (c *Cluster) stopProxies() int {
 // waits (up to 5 s) until it logs the change.
 func (c *Cluster) SetClientLink(l zones.Link) error {
 	n := c.state.Network
-	if n == nil {
+	if n == nil || n.ClientRTT == "" {
 		return fmt.Errorf("the cluster has no remote listener (start it with --client-rtt)")
 	}
 	if c.proxy != nil {

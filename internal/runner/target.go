@@ -61,6 +61,7 @@ type target struct {
 	limits       string           // an embedded cluster's broker limits in words, "" for none
 	zone         string           // the remote listener's link in words, "" without one
 	zoned        *cluster.Cluster // the embedded cluster whose remote link client_rtt changes
+	brokerZones  string           // the link between brokers in words, "" when they share a zone
 	fresh        bool             // started for this run: its JIT is cold
 	external     *External        // the cluster attached to, nil for an embedded one
 	clusterID    string           // Kafka's cluster ID, from the metadata
@@ -230,7 +231,7 @@ func startEmbedded(ctx context.Context, opts Options, shape study.Shape) (*targe
 	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster (heap %s)\n", shape.Brokers, shape.KafkaVersion, shape.Heap)
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: shape.Brokers, Heap: shape.Heap, SASL: spec.SASL, TLS: spec.TLS,
 		KafkaVersion: shape.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: shape.Limits, Log: opts.Log,
-		Client: spec.Network, ProxyCommand: opts.ProxyCommand})
+		Client: spec.Network, Broker: spec.BrokerNetwork, ProxyCommand: opts.ProxyCommand})
 	if err != nil {
 		return nil, fmt.Errorf("start embedded cluster: %w", err)
 	}
@@ -249,6 +250,9 @@ func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target 
 		brokerConfig: brokerConfig}
 	for _, e := range c.Endpoints() {
 		t.listeners[e.Name] = endpoint{bootstrap: e.Bootstrap, props: e.Properties}
+	}
+	if l, ok := c.BrokerLink(); ok {
+		t.brokerZones = fmt.Sprintf("each broker in its own zone: inter-broker traffic through delay proxies with %s (%s each way)", l, l.OneWay())
 	}
 	if n, ok := c.Network(); ok {
 		t.zoned = c
@@ -398,6 +402,9 @@ func (t *target) environment(version string) results.Environment {
 	}
 	if t.zone != "" {
 		env.ClientPlacement += "; through the remote listener, another zone: delay proxies with " + t.zone
+	}
+	if t.brokerZones != "" {
+		env.ClientPlacement += "; " + t.brokerZones
 	}
 	if t.kind == results.External {
 		env.ClientPlacement = "the host kbench ran on; brokers elsewhere"

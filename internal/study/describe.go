@@ -109,6 +109,9 @@ func (c Cluster) describe() string {
 	if c.Network != nil {
 		s += ", clients in another zone (" + c.Network.String() + ")"
 	}
+	if c.BrokerNetwork != nil {
+		s += ", each broker in its own zone (" + c.BrokerNetwork.String() + ")"
+	}
 	if len(c.BrokerConfigs) > 0 {
 		s += ", " + kv(c.BrokerConfigs)
 	}

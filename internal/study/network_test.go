@@ -78,3 +78,23 @@ func TestParseClientRTTParameter(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBrokerRTT reads broker_rtt apart from the client link: alone it adds no remote
+// listener.
+func TestParseBrokerRTT(t *testing.T) {
+	plan, err := Parse("f.yaml", []byte("name: f\ncluster: {network: {broker_rtt: 2ms}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := plan.Cluster.BrokerNetwork; b == nil || b.RTT != 2*time.Millisecond || plan.Cluster.Network != nil {
+		t.Errorf("broker %v, client %v; want a 2ms broker link and no client link", b, plan.Cluster.Network)
+	}
+	plan, err = Parse("f.yaml", []byte("name: f\ncluster: {network: {broker_rtt: 1ms, client_rtt: 10ms}}\n"))
+	if err != nil || plan.Cluster.Network == nil || plan.Cluster.BrokerNetwork == nil {
+		t.Fatalf("both links: %v, %+v", err, plan)
+	}
+	if _, err := Parse("f.yaml", []byte("name: f\ncluster: {network: {broker_rtt: far}}\n")); err == nil ||
+		!strings.Contains(err.Error(), "cluster.network.broker_rtt: \"far\" is not a round-trip time") {
+		t.Errorf("bad broker_rtt: %v", err)
+	}
+}

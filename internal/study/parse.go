@@ -255,8 +255,7 @@ func (p *parsed) cluster(n *yaml.Node) error {
 		},
 		"network": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
-			c.Network = &zones.Link{}
-			return p.network(v, "cluster.network", c.Network)
+			return p.network(v, "cluster.network", c)
 		},
 		"external": func(_, v *yaml.Node) error {
 			c.External = &External{}
@@ -312,10 +311,24 @@ func (p *parsed) disk(n *yaml.Node, field string, dst *flavor.Disk) error {
 }
 
 // network decodes the client's zone link: {client_rtt: 10ms, client_bandwidth: 100MiB}.
-func (p *parsed) network(n *yaml.Node, field string, dst *zones.Link) error {
+// broker_rtt, which puts each broker in a zone of its own, sets c.BrokerNetwork.
+func (p *parsed) network(n *yaml.Node, field string, c *Cluster) error {
 	d := p.d
+	dst := &zones.Link{}
 	rttSet := false
 	err := d.mapping(n, field, map[string]func(k, v *yaml.Node) error{
+		"broker_rtt": func(_, v *yaml.Node) error {
+			s, err := d.scalar(v, field+".broker_rtt")
+			if err != nil {
+				return err
+			}
+			rtt, perr := time.ParseDuration(s)
+			if perr != nil || rtt < 0 || rtt > 10*time.Second {
+				return d.errorf(v, field+".broker_rtt", "%q is not a round-trip time from 0 to 10s, such as 2ms", s)
+			}
+			c.BrokerNetwork = &zones.Link{RTT: rtt}
+			return nil
+		},
 		"client_rtt": func(_, v *yaml.Node) error {
 			s, err := d.scalar(v, field+".client_rtt")
 			if err != nil {
@@ -344,8 +357,11 @@ func (p *parsed) network(n *yaml.Node, field string, dst *zones.Link) error {
 	if err != nil {
 		return err
 	}
-	if !rttSet && dst.Bandwidth == 0 {
-		return d.errorf(n, field, "empty: give client_rtt (e.g. 10ms), client_bandwidth (e.g. 100MiB) or both")
+	switch {
+	case rttSet || dst.Bandwidth != 0:
+		c.Network = dst
+	case c.BrokerNetwork == nil:
+		return d.errorf(n, field, "empty: give client_rtt (e.g. 10ms), client_bandwidth (e.g. 100MiB), broker_rtt (e.g. 2ms)")
 	}
 	return nil
 }

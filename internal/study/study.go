@@ -74,6 +74,9 @@ type Cluster struct {
 	// listener "remote" through delay proxies with this link (client_rtt, client_bandwidth),
 	// which the clients then use.
 	Network *zones.Link
+	// BrokerNetwork, when set (network.broker_rtt), puts each embedded broker in a zone of
+	// its own: inter-broker traffic (replication) goes through delay proxies with this link.
+	BrokerNetwork *zones.Link
 	// External, when non-nil, points at a running cluster instead.
 	External *External
 }

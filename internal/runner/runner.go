@@ -105,6 +105,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := installVersions(ctx, opts, done); err != nil {
+		return nil, err
+	}
 	first := firstPendingShape(plan, done)
 	target, err := connect(ctx, opts, first)
 	if err != nil {

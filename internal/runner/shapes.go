@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -117,4 +118,26 @@ func (r *runner) recordShape(run *results.Run, g study.ShapeGroup) error {
 		}
 	}
 	return results.WriteRun(r.dir, run)
+}
+
+// installVersions fetches the jars of every Kafka version the run's pending groups need
+// before the first cluster starts, so a version Maven cannot provide ends the run before
+// any repeat, not after the groups of the other versions have run.
+func installVersions(ctx context.Context, opts Options, done [][]int) error {
+	if opts.External != nil || opts.Cluster != nil || opts.Plan.Cluster.External != nil || !opts.Plan.VariesShape() {
+		return nil // one cluster: its start fetches its jars first anyway
+	}
+	groups := opts.Plan.ShapeGroups()
+	seen := map[string]bool{}
+	for _, s := range PlanOrder(opts.Plan, 0) {
+		v := groups[s.Group].Shape.KafkaVersion
+		if seen[v] || slices.Contains(done[s.Index], s.Repeat) {
+			continue
+		}
+		seen[v] = true
+		if _, err := cluster.Install(ctx, v, opts.Log); err != nil {
+			return fmt.Errorf("kafka_version %s: %w", v, err)
+		}
+	}
+	return nil
 }

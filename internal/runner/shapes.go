@@ -39,7 +39,7 @@ func refuseShapes(opts Options) error {
 	if !opts.Plan.VariesShape() || (opts.External == nil && opts.Cluster == nil) {
 		return nil
 	}
-	return fmt.Errorf("study %s varies the cluster's shape (%d shapes) and runs only on embedded clusters kbench starts itself, one per shape: run it without --bootstrap-server or a running cluster",
+	return fmt.Errorf("study %s varies the cluster's shape (%d shapes) and runs only on embedded clusters kbench starts itself, one per shape: run it without --bootstrap-server",
 		opts.Plan.Name, len(opts.Plan.ShapeGroups()))
 }
 

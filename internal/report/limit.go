@@ -135,6 +135,11 @@ func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
 	case row.TargetShare != nil && row.TargetShare.Median >= results.MinRateShare:
 		return lim("target rate", fmt.Sprintf("sent at %s of the %s records/s target (%.0f%% counts as reached)",
 			shareText(row.TargetShare.Median), num(row.TargetRate), 100*results.MinRateShare))
+	case sharedHostBusy(m, env):
+		// Without a CPU quota a broker's allotment is only its fair share of the host's
+		// cores: the brokers and the clients all wait for the same cores, so the host is
+		// the limit, whichever share each got.
+		return lim("host CPU", fmt.Sprintf("the host's cores were %.0f%% busy, shared by the brokers (no CPU quota) and the clients", m.hostPct))
 	case m.hasBroker && m.brokerPct >= brokerCPUBusy:
 		return lim("broker CPU", fmt.Sprintf("a broker used %.0f%% of its CPU", m.brokerPct))
 	case m.hasClient && cores > 0 && m.clientCores >= clientCoresBusy*cores:
@@ -159,4 +164,10 @@ func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
 		l.Evidence += "; not measured: " + strings.Join(missing, ", ")
 	}
 	return l
+}
+
+// sharedHostBusy reports whether the brokers ran on this host without a CPU quota (their
+// allotment is a share of its cores, see metrics.Allotment) while its cores were saturated.
+func sharedHostBusy(m measured, env results.Environment) bool {
+	return !m.remote && m.hasHost && m.hostPct >= hostCPUBusy && strings.Contains(env.BrokerCPUBasis, "(no CPU quota)")
 }

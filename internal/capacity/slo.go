@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kbench/kbench/internal/stats"
 )
 
 // SLO is one latency bound on due-time latency: the Percentile (99 for p99, 99.9 for p999)
@@ -54,22 +56,11 @@ func ParseSLOs(s string) ([]SLO, error) {
 	return slos, nil
 }
 
-// parsePercentile reads p99, p999, p99.9: digits after the first two are decimals.
+// parsePercentile reads p99, p999, p99.9 in either case (see stats.ParsePercentile).
 func parsePercentile(name string) (float64, error) {
-	bad := fmt.Errorf("slo percentile %q is not p50, p99, p999, p9999 or p99.9 (a percentile below 100)", name)
-	digits, ok := strings.CutPrefix(strings.ToLower(name), "p")
-	if !ok || digits == "" {
-		return 0, bad
-	}
-	if !strings.Contains(digits, ".") && len(digits) > 2 {
-		if digits[0] == '1' {
-			return 0, bad // p100 and above: no decimals can make them a percentile below 100
-		}
-		digits = digits[:2] + "." + digits[2:]
-	}
-	p, err := strconv.ParseFloat(digits, 64)
-	if err != nil || p <= 0 || p >= 100 {
-		return 0, bad
+	p, ok := stats.ParsePercentile(strings.ToLower(name))
+	if !ok {
+		return 0, fmt.Errorf("slo percentile %q is not p50, p99, p999, p9999 or p99.9 (a percentile below 100)", name)
 	}
 	return p, nil
 }
@@ -77,13 +68,8 @@ func parsePercentile(name string) (float64, error) {
 // ParsePrecision reads "5%" or "0.05": the largest width of the final bracket, as a fraction
 // of its lower end.
 func ParsePrecision(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	pct := strings.HasSuffix(t, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if pct {
-		v /= 100
-	}
-	if err != nil || v <= 0 || v >= 1 {
+	v, ok := stats.ParseFraction(s)
+	if !ok {
 		return 0, errors.New("--precision " + strconv.Quote(s) + " is not a fraction between 0 and 1 (for example 5% or 0.05)")
 	}
 	return v, nil

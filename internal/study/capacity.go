@@ -1,10 +1,13 @@
 package study
 
 import (
+	"cmp"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/kbench/kbench/internal/stats"
 )
 
 // Defaults of a scenario's capacity search, the same as kbench capacity's.
@@ -18,9 +21,7 @@ const (
 )
 
 // parseSLO checks one capacity.slo entry: a percentile name (p50, p99, p999 = 99.9,
-// p99.9) and a latency limit above zero. It returns the name as written. The capacity
-// package parses the same names; this package keeps its own check because it imports no
-// Kafka code.
+// p99.9) and a latency limit above zero. It returns the name as written.
 func parseSLO(name, value string) (string, time.Duration, error) {
 	if _, err := Percentile(name); err != nil {
 		return "", 0, err
@@ -32,35 +33,19 @@ func parseSLO(name, value string) (string, time.Duration, error) {
 	return name, d, nil
 }
 
-// Percentile reads p99, p999 (99.9), p99.9: digits after the first two are decimals.
+// Percentile reads p99, p999 (99.9), p99.9 (see stats.ParsePercentile).
 func Percentile(name string) (float64, error) {
-	bad := fmt.Errorf("%q is not a percentile such as p50, p99, p999 or p99.9", name)
-	digits, ok := strings.CutPrefix(name, "p")
-	if !ok || digits == "" {
-		return 0, bad
-	}
-	if !strings.Contains(digits, ".") && len(digits) > 2 {
-		if digits[0] == '1' {
-			return 0, bad
-		}
-		digits = digits[:2] + "." + digits[2:]
-	}
-	p, err := strconv.ParseFloat(digits, 64)
-	if err != nil || p <= 0 || p >= 100 {
-		return 0, bad
+	p, ok := stats.ParsePercentile(name)
+	if !ok {
+		return 0, fmt.Errorf("%q is not a percentile such as p50, p99, p999 or p99.9", name)
 	}
 	return p, nil
 }
 
 // parsePrecision reads "5%" or "0.05".
 func parsePrecision(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	pct := strings.HasSuffix(t, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if pct {
-		v /= 100
-	}
-	if err != nil || v <= 0 || v >= 1 {
+	v, ok := stats.ParseFraction(s)
+	if !ok {
 		return 0, fmt.Errorf("%q is not a precision between 0 and 1, such as 5%% or 0.05", s)
 	}
 	return v, nil
@@ -78,11 +63,7 @@ func (c Capacity) SLOString() string {
 		p, _ := Percentile(name)
 		list = append(list, slo{name, p})
 	}
-	for i := 1; i < len(list); i++ {
-		for j := i; j > 0 && list[j].p < list[j-1].p; j-- {
-			list[j], list[j-1] = list[j-1], list[j]
-		}
-	}
+	slices.SortFunc(list, func(a, b slo) int { return cmp.Compare(a.p, b.p) })
 	parts := make([]string, len(list))
 	for i, s := range list {
 		parts[i] = s.name + "=" + c.SLO[s.name].String()

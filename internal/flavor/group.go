@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -160,7 +161,7 @@ func enableV2(parent string, ctls []string) error {
 	}
 	have := strings.Fields(string(b))
 	for _, c := range ctls {
-		if contains(have, c) {
+		if slices.Contains(have, c) {
 			continue
 		}
 		f := filepath.Join(parent, "cgroup.subtree_control")

@@ -1,15 +1,16 @@
 package flavor
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kbench/kbench/internal/cgroups"
 )
 
 // Host is where cgroups, devices and memory-backed directories are found. Tests point it at
@@ -53,40 +54,17 @@ func (h Host) find(controller string) (hierarchy, error) {
 	if err != nil {
 		return hierarchy{}, fmt.Errorf("unable to read the process's cgroups: %w", err)
 	}
-	v2, haveV2 := "", false
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), ":", 3)
-		if len(f) != 3 {
-			continue
-		}
-		if f[0] == "0" && f[1] == "" {
-			v2, haveV2 = f[2], true
-			continue
-		}
-		for _, c := range strings.Split(f[1], ",") {
-			if c == controller {
-				return hierarchy{version: 1, dir: filepath.Join(h.Cgroup, f[1], f[2])}, nil
-			}
-		}
+	version, mount, p, ok := cgroups.Find(b, controller)
+	if ok && version == 1 {
+		return hierarchy{version: 1, dir: filepath.Join(h.Cgroup, mount, p)}, nil
 	}
-	name := controllerNames[controller]
-	if haveV2 {
+	if ok {
 		avail, err := os.ReadFile(filepath.Join(h.Cgroup, "cgroup.controllers"))
-		if err == nil && contains(strings.Fields(string(avail)), name) {
-			return hierarchy{version: 2, dir: filepath.Join(h.Cgroup, v2)}, nil
+		if err == nil && slices.Contains(strings.Fields(string(avail)), controllerNames[controller]) {
+			return hierarchy{version: 2, dir: filepath.Join(h.Cgroup, p)}, nil
 		}
 	}
 	return hierarchy{}, fmt.Errorf("the %s cgroup controller is not available on this host (neither a cgroup v1 hierarchy nor cgroup v2's cgroup.controllers at %s lists it)", controller, h.Cgroup)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Remove removes the cgroups in dirs (a Group's Dirs), once their processes have exited.

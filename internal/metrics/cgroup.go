@@ -3,14 +3,14 @@
 package metrics
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/kbench/kbench/internal/cgroups"
 )
 
 // CgroupCPU is the CPU quota that applies to a process: the tightest quota on its cgroup's
@@ -61,32 +61,14 @@ func ReadCgroupCPU(proc, cgroup fs.FS, pid string) (CgroupCPU, error) {
 	return c, nil
 }
 
-// parseProcCgroup finds the CPU controller's cgroup in /proc/<pid>/cgroup: a v1 line
-// "N:cpu,cpuacct:/path" (the directory under the mount is the controller list), else the
-// v2 line "0::/path" (the mount itself).
+// parseProcCgroup finds the CPU controller's cgroup in /proc/<pid>/cgroup (see
+// cgroups.Find); the directory returned is the one under the cgroup mount.
 func parseProcCgroup(b []byte) (CgroupCPU, string, error) {
-	var v2 string
-	haveV2 := false
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), ":", 3)
-		if len(f) != 3 {
-			continue
-		}
-		if f[0] == "0" && f[1] == "" {
-			v2, haveV2 = f[2], true
-			continue
-		}
-		for _, ctl := range strings.Split(f[1], ",") {
-			if ctl == "cpu" {
-				return CgroupCPU{Version: 1, Path: f[2]}, f[1], nil
-			}
-		}
+	version, mount, p, ok := cgroups.Find(b, "cpu")
+	if !ok {
+		return CgroupCPU{}, "", errors.New("no cpu controller listed")
 	}
-	if haveV2 {
-		return CgroupCPU{Version: 2, Path: v2}, ".", nil
-	}
-	return CgroupCPU{}, "", errors.New("no cpu controller listed")
+	return CgroupCPU{Version: version, Path: p}, mount, nil
 }
 
 // readQuota reads one cgroup's CPU quota in cores; ok is false when it has none.

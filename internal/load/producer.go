@@ -55,6 +55,11 @@ type producerWorker struct {
 	warmupEnd time.Duration
 	// steadyBegins is called when the first steady record is sent (warm-up by records).
 	steadyBegins func()
+	// paced is true when records have due times of their own (a rate was offered).
+	// inWindow counts the paced records both due and acknowledged between warmupEnd and
+	// end: the rate a timed trial sustained (see ProduceResult.WindowRecordsPerSec).
+	paced    bool
+	inWindow atomic.Int64
 
 	// The latency recorders this producer shares with others (see latencyShards).
 	*latencyRecorders
@@ -104,6 +109,8 @@ func (w *producerWorker) promise(r *kgo.Record, err error) {
 		}
 		if w.end > 0 && now >= w.end {
 			w.drained.Add(1)
+		} else if w.paced && w.end > 0 && s.due >= w.warmupEnd {
+			w.inWindow.Add(1)
 		}
 		if int64(now) > w.lastAck.Load() {
 			w.lastAck.Store(int64(now))

@@ -74,6 +74,12 @@ type ProduceResult struct {
 	MaxSendLagMs float64 `json:"max_send_lag_ms,omitempty"`
 	// Steady leaves the warm-up out; nil without warm-up.
 	Steady *ProduceStats `json:"steady,omitempty"`
+	// WindowRecordsPerSec is, for a paced timed run, the records both due and acknowledged
+	// between the warm-up's end and the run's end, per second of that window: the rate the
+	// run sustained. Unlike Steady's rate (acknowledgements after the warm-up, whenever
+	// sent) it cannot exceed the offered rate by counting a warm-up backlog acknowledged in
+	// the window. 0 when not paced or not timed.
+	WindowRecordsPerSec float64 `json:"window_records_per_sec,omitempty"`
 	// Errors counts failed records by error text.
 	Errors map[string]int64 `json:"errors,omitempty"`
 	// CPU is the client process's CPU over the run, per million acknowledged records too.

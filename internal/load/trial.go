@@ -145,7 +145,7 @@ func (p *Producers) Trial(ctx context.Context, s Schedule, tick func(Tick)) (*Pr
 	for i, cl := range p.clients {
 		w := &producerWorker{
 			id: i, cl: cl, start: t.start, errs: map[string]int64{},
-			warmupEnd: t.cfg.Warmup, end: t.cfg.Duration,
+			warmupEnd: t.cfg.Warmup, end: t.cfg.Duration, paced: t.cfg.Rate > 0,
 			latencyRecorders: t.shards[i%len(t.shards)],
 			steadyBegins:     t.steadyBegins,
 		}

@@ -14,7 +14,7 @@ func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceR
 	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,
 		Errors: map[string]int64{}, Settings: settings.Effective, Warnings: settings.Warnings,
 		Interrupted: ctx.Err() != nil}
-	var acked, failed, unsent, drained, byts, sAcked, sFailed, sBytes, lastAck int64
+	var acked, failed, unsent, drained, byts, sAcked, sFailed, sBytes, lastAck, inWindow int64
 	firstSteady := int64(-1)
 	for _, w := range t.workers {
 		acked += w.acked.Load()
@@ -26,6 +26,7 @@ func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceR
 		sFailed += w.steadyFailed.Load()
 		sBytes += w.sbyts.Load()
 		lastAck = max(lastAck, w.lastAck.Load())
+		inWindow += w.inWindow.Load()
 		if f := w.firstSteady.Load(); f >= 0 && (firstSteady < 0 || f < firstSteady) {
 			firstSteady = f
 		}
@@ -45,6 +46,9 @@ func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceR
 	}
 	res.Sent = acked + failed
 	res.Unsent, res.Drained = unsent, drained
+	if window := cfg.Duration - cfg.Warmup; cfg.Rate > 0 && cfg.Duration > 0 && window > 0 && !res.Interrupted {
+		res.WindowRecordsPerSec = float64(inWindow) / window.Seconds()
+	}
 	res.Total = newProduceStats(acked, failed, byts, end, due.Clone(), send.Clone())
 	if cfg.WarmupRecords > 0 || cfg.Warmup > 0 {
 		_, sd := shardMergers(t.shards, func(r *latencyRecorders) *metrics.Recorder { return r.steadyDue }).Tick()

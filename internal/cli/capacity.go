@@ -25,7 +25,7 @@ type capacityFlags struct {
 
 // capacityConfig checks the flags and returns the search they describe.
 func (f *capacityFlags) config(cmd *cobra.Command) (capacity.Config, error) {
-	for _, name := range []string{"num-records", "duration", "throughput", "warmup-records"} {
+	for _, name := range searchSetFlags {
 		if cmd.Flags().Changed(name) {
 			return capacity.Config{}, fmt.Errorf("--%s: the search sets each trial's rate and length; give --trial (and --warmup) instead", name)
 		}
@@ -102,8 +102,16 @@ Examples:
 	f.DurationVar(&cf.trial, "trial", capacity.DefaultTrial, "length of a full trial after its warm-up")
 	f.IntVar(&cf.maxTrials, "max-trials", capacity.DefaultMaxTrials, "stop a search that has not converged after this many trials")
 	f.BoolVar(&cf.jsonOut, "json", false, "print the search (brackets and every trial) as JSON on stdout (progress lines go to stderr)")
+	// produce's schedule flags stay defined, so that giving one is refused with a reason
+	// rather than "unknown flag", but the help does not offer them.
+	for _, name := range searchSetFlags {
+		_ = f.MarkHidden(name)
+	}
 	return cmd
 }
+
+// searchSetFlags are kbench produce's flags whose values the search sets itself.
+var searchSetFlags = []string{"num-records", "duration", "throughput", "warmup-records"}
 
 // runCapacity finds the cluster, checks it, and runs the search with a line per trial.
 func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Config, noCreate bool, cf capacityFlags) error {

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kbench/kbench/internal/flavor"
@@ -111,6 +112,12 @@ type Cluster struct {
 	firstDir    string
 	proxy       *zones.Proxy // the remote listener's proxies when they run in this process
 	brokerProxy *zones.Proxy // the inter-broker listener's proxies, likewise
+	// detached is Options.Detach of the start: a restarted broker keeps its cluster's
+	// lifetime (see Restart).
+	detached bool
+	// mu guards state.Brokers, which Restart replaces (never edits in place) while others
+	// read it: a fault schedule restarts brokers while samplers list them.
+	mu sync.Mutex
 }
 
 // ErrRunning is returned by Start when Dir already holds a running cluster.
@@ -138,8 +145,13 @@ func (c *Cluster) Endpoint(name string) (Endpoint, bool) {
 	return Endpoint{}, false
 }
 
-// Brokers returns the brokers, ordered by ID.
-func (c *Cluster) Brokers() []Broker { return c.state.Brokers }
+// Brokers returns the brokers, ordered by ID. A broker restarted since (Restart) has a
+// new PID: call Brokers again rather than keeping the slice.
+func (c *Cluster) Brokers() []Broker {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state.Brokers
+}
 
 // StartedIn returns the directory the cluster was started in when its directory has since
 // been copied or moved (Dir is then where it is now), "" otherwise.
@@ -150,8 +162,9 @@ func (c *Cluster) BrokerConfig() map[string]string { return c.state.BrokerConfig
 
 // Alive reports, per broker ID, whether its process is running.
 func (c *Cluster) Alive() map[int]bool {
-	alive := make(map[int]bool, len(c.state.Brokers))
-	for _, b := range c.state.Brokers {
+	brokers := c.Brokers()
+	alive := make(map[int]bool, len(brokers))
+	for _, b := range brokers {
 		alive[b.ID] = c.processAlive(b)
 	}
 	return alive
@@ -166,7 +179,7 @@ func (c *Cluster) Stop() error {
 // StopWithin is Stop with the grace period given.
 func (c *Cluster) StopWithin(grace time.Duration) error {
 	var pids []int
-	for _, b := range c.state.Brokers {
+	for _, b := range c.Brokers() {
 		if c.processAlive(b) {
 			pids = append(pids, b.PID)
 		}
@@ -268,7 +281,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		}
 		return nil, err
 	}
-	c := &Cluster{keep: opts.Keep, owned: owned}
+	c := &Cluster{keep: opts.Keep, owned: owned, detached: opts.Detach}
 	if err := c.launch(ctx, kafka, opts, log); err != nil {
 		// Stop what started but keep the directory: the error points at its logs, and the
 		// next `cluster up` or `cluster down` clears it.

@@ -34,7 +34,7 @@ type Proxy struct {
 	routes  []*route
 	wg      sync.WaitGroup
 	mu      sync.Mutex
-	conns   map[net.Conn]struct{}
+	conns   map[net.Conn]*route
 	closed  bool
 }
 
@@ -43,6 +43,7 @@ type route struct {
 	ln       net.Listener
 	accepts  atomic.Int64
 	up, down atomic.Int64
+	cut      atomic.Bool // see Cut
 }
 
 // Start listens on every route's address and serves until Close. A route whose address
@@ -51,7 +52,7 @@ func Start(link Link, routes []Route) (*Proxy, error) {
 	if err := link.Validate(); err != nil {
 		return nil, err
 	}
-	p := &Proxy{conns: map[net.Conn]struct{}{}}
+	p := &Proxy{conns: map[net.Conn]*route{}}
 	p.shaping.Store(newShaping(link))
 	for _, r := range routes {
 		ln, err := net.Listen("tcp", r.Listen)
@@ -141,6 +142,10 @@ func (p *Proxy) serve(r *route) {
 			continue
 		}
 		r.accepts.Add(1)
+		if r.cut.Load() {
+			client.Close()
+			continue
+		}
 		p.wg.Add(1)
 		go p.carry(r, client)
 	}
@@ -157,7 +162,7 @@ func (p *Proxy) carry(r *route, client net.Conn) {
 		client.Close()
 		return
 	}
-	if !p.track(client, server) {
+	if !p.track(r, client, server) {
 		return
 	}
 	defer p.untrack(client, server)
@@ -173,17 +178,18 @@ func (p *Proxy) carry(r *route, client net.Conn) {
 	wg.Wait()
 }
 
-func (p *Proxy) track(conns ...net.Conn) bool {
+func (p *Proxy) track(r *route, conns ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	// A cut that came while this connection was dialling closes it here.
+	if p.closed || r.cut.Load() {
 		for _, c := range conns {
 			c.Close()
 		}
 		return false
 	}
 	for _, c := range conns {
-		p.conns[c] = struct{}{}
+		p.conns[c] = r
 	}
 	return true
 }

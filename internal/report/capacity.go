@@ -95,7 +95,7 @@ func capacitySentence(r CapacityRow, multi bool) string {
 // capacityIntro explains the capacity table.
 const capacityIntro = "A capacity search ran after each repeat's measured window, on the same topic: trials at fixed offered rates, " +
 	"each after a warm-up, until the bracket [highest passing, lowest failing] rate was within the asked precision. " +
-	"A trial passes when due-time latency meets the SLO, at least 99% of the offered rate is acknowledged, no record fails " +
+	"A trial passes when due-time latency meets the SLO, at least 99% of the offered rate is both due and acknowledged within the trial's window, no record fails " +
 	"and neither the producer's buffer nor the consumers fall behind. Percentiles are due-time latency over the trials at the lower end."
 
 // capacityTable lays out the capacity rows.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
@@ -84,6 +85,7 @@ func newProduceCommand() *cobra.Command {
 		jsonOut      bool
 		printMetrics bool
 		bm           brokerMetricsFlags
+		af           agentFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "produce",
@@ -105,6 +107,11 @@ Client properties take their Java names (--producer-props, --command-property, -
 with --producer.config/--command-config) and default to the Java client's values of Kafka
 4.1 (acks=all, enable.idempotence=true, batch.size=16384, linger.ms=5, buffer.memory=32 MiB,
 compression.type=none), not franz-go's. A value may contain '=' (only the first separates).
+
+With --agents N the load runs on N remote agents (kbench agent, started on other hosts) and
+none here: the producers, rate and records are split between them, and the window lines and
+summary are their merged figures (counts add, histograms merge), followed by one line per
+agent and the spread of their start times.
 
 ` + brokerMetricsHelp + `
 
@@ -149,7 +156,7 @@ Examples:
 			steadyAnnounced := false
 			brokers.start(cmd.Context())
 			start := time.Now()
-			res, err := load.Produce(cmd.Context(), cfg, func(t load.Tick) {
+			onTick := func(t load.Tick) {
 				if t.Acked+t.Failed == 0 {
 					return
 				}
@@ -158,7 +165,16 @@ Examples:
 					fmt.Fprintln(lines, "In steady state.")
 				}
 				fmt.Fprintln(lines, producerWindowLine(t))
-			})
+			}
+			var res *load.ProduceResult
+			var onAgents *agent.Outcome
+			if af.agents > 0 {
+				if onAgents, err = produceOnAgents(cmd.Context(), cfg, af, errOut, onTick); onAgents != nil {
+					res = onAgents.Merged
+				}
+			} else {
+				res, err = load.Produce(cmd.Context(), cfg, onTick)
+			}
 			if res != nil {
 				from, to := produceWindow(start, res)
 				brokerSummary := brokers.stop(from, to, errOut)
@@ -166,6 +182,9 @@ Examples:
 					fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
 				}
 				printProduceResult(out, res, brokerSummary, jsonOut, printMetrics)
+				if onAgents != nil && !jsonOut {
+					printAgentLines(out, onAgents)
+				}
 			}
 			if err != nil {
 				return err
@@ -181,6 +200,7 @@ Examples:
 	f.BoolVar(&printMetrics, "print-metrics", false, "print kbench's measurements as a metric table at the end")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (progress lines go to stderr)")
 	bm.register(f)
+	af.register(f)
 	return cmd
 }
 

@@ -286,6 +286,7 @@ func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interva
 				Elapsed: el, Interval: iv, Warmup: inWarmup.Load(),
 				Acked: acked - prevAcked, Failed: failed - prevFailed, Bytes: byts - prevBytes,
 				DueLatency: di.Summary(), SendLatency: si.Summary(),
+				DueHistogram: di.Clone(), SendHistogram: si.Clone(),
 				TotalAcked: acked, TotalFailed: failed, TotalBytes: byts, TotalDueLatency: dc.Summary(),
 			}
 			if s := iv.Seconds(); s > 0 {

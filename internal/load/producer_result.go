@@ -20,6 +20,9 @@ type Tick struct {
 	// DueLatency and SendLatency summarise this interval's acknowledgements, from due and
 	// from send time.
 	DueLatency, SendLatency metrics.LatencySummary
+	// DueHistogram and SendHistogram are this interval's full histograms (copies the
+	// receiver may keep), so ticks from several hosts merge exactly.
+	DueHistogram, SendHistogram *metrics.Histogram
 	// TotalAcked, TotalFailed, TotalBytes and TotalDueLatency cover the run so far.
 	TotalAcked, TotalFailed, TotalBytes int64
 	TotalDueLatency                     metrics.LatencySummary

@@ -1,0 +1,87 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// Share is one agent's part of a scenario: a contiguous range of the scenario's producers,
+// and the rate, records and warm-up records those producers would have had in a local run.
+type Share struct {
+	Agent string `json:"agent"`
+	// FirstProducer is the index, among all the scenario's producers, of the agent's first;
+	// Producers is how many it runs.
+	FirstProducer int `json:"first_producer"`
+	Producers     int `json:"producers"`
+	// Rate is the agent's offered rate in records/s (0 unlimited): the total rate in
+	// proportion to its producers.
+	Rate float64 `json:"rate,omitempty"`
+	// Records and WarmupRecords are the sums of the shares its producers would have had.
+	Records       int64 `json:"records,omitempty"`
+	WarmupRecords int64 `json:"warmup_records,omitempty"`
+	// Seed seeds the agent's payloads and keys: the job's seed plus FirstProducer, so no
+	// two agents send the same payload sequence.
+	Seed uint64 `json:"seed"`
+}
+
+// Split divides producers, rate (records/s, 0 or less unlimited), records and warm-up
+// records between agents, in order: the first producers%len(agents) agents run one producer
+// more, and each agent's records are the sum of what its producers get in a local run
+// (load splits records between producers the same way), so the shares add up exactly.
+func Split(agents []string, producers int, rate float64, records, warmupRecords int64, seed uint64) ([]Share, error) {
+	n := len(agents)
+	if n == 0 {
+		return nil, fmt.Errorf("no agents to split the load between")
+	}
+	if producers < n {
+		return nil, fmt.Errorf("%d producers cannot be split between %d agents: each agent runs at least one (raise the scenario's producers or lower --agents)", producers, n)
+	}
+	shares := make([]Share, n)
+	first := 0
+	for a, name := range agents {
+		k := int(part(int64(producers), n, a))
+		s := Share{Agent: name, FirstProducer: first, Producers: k, Seed: seed + uint64(first)}
+		for i := first; i < first+k; i++ {
+			s.Records += part(records, producers, i)
+			s.WarmupRecords += part(warmupRecords, producers, i)
+		}
+		if rate > 0 {
+			s.Rate = rate * float64(k) / float64(producers)
+		}
+		shares[a] = s
+		first += k
+	}
+	return shares, nil
+}
+
+// part is item i's part of total split between n items: the first total%n get one more (the
+// split load uses between producers).
+func part(total int64, n, i int) int64 {
+	p := total / int64(n)
+	if int64(i) < total%int64(n) {
+		p++
+	}
+	return p
+}
+
+// config is the producer configuration and schedule an agent runs for share s of plan p,
+// with its own bootstrap servers and connection properties.
+func (s Share) config(p *Plan, bootstrap string, conn map[string]string) (load.ProducerConfig, load.Schedule) {
+	cfg := p.Job
+	cfg.Bootstrap = bootstrap
+	props := map[string]string{}
+	for k, v := range p.Job.Properties {
+		props[k] = v
+	}
+	for k, v := range conn {
+		props[k] = v
+	}
+	cfg.Properties = props
+	cfg.Producers, cfg.Seed = s.Producers, s.Seed
+	sch := p.Schedule
+	sch.Rate, sch.Records, sch.WarmupRecords = s.Rate, s.Records, s.WarmupRecords
+	cfg.Rate, cfg.Records, cfg.WarmupRecords = sch.Rate, sch.Records, sch.WarmupRecords
+	cfg.Duration, cfg.Warmup = sch.Duration, sch.Warmup
+	return cfg, sch
+}

@@ -25,6 +25,7 @@ import (
 type slot struct {
 	context.Context
 	rec       kgo.Record
+	n         int64         // the record's number in its producer's sequence
 	due, sent time.Duration // since the run's start
 	steady    bool
 	hdr       [1]kgo.RecordHeader
@@ -60,6 +61,8 @@ type producerWorker struct {
 	// end: the rate a timed trial sustained (see ProduceResult.WindowRecordsPerSec).
 	paced    bool
 	inWindow atomic.Int64
+	// source makes the records and hears their outcomes when set (ProducerConfig.Source).
+	source RecordSource
 
 	// The latency recorders this producer shares with others (see latencyShards).
 	*latencyRecorders
@@ -85,6 +88,9 @@ func (w *producerWorker) promise(r *kgo.Record, err error) {
 	// an unthrottled producer's records wait behind a full buffer (seconds of it), so
 	// counting only records sent after the warm-up would measure nothing in a short window.
 	steady := s.steady || (w.warmupEnd > 0 && now >= w.warmupEnd)
+	if w.source != nil {
+		w.source.Outcome(w.id, s.n, r, err, isUnsent(err))
+	}
 	if isUnsent(err) {
 		w.unsent.Add(1)
 	} else if err != nil {
@@ -188,7 +194,7 @@ func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i
 			due = sent
 		}
 		s := w.slots.Get().(*slot)
-		s.due, s.sent = due, sent
+		s.due, s.sent, s.n = due, sent, n
 		s.steady = warmupN > 0 && n >= warmupN
 		if s.steady {
 			if inWarmup.Load() {
@@ -199,12 +205,17 @@ func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i
 				w.steadyBegins()
 			}
 		}
-		s.rec = kgo.Record{
-			Topic:     cfg.Topic,
-			Key:       keys.next(rng, n),
-			Value:     pl.next(rng, n, s.scratch[:]),
-			Timestamp: now,
-			Context:   s,
+		if cfg.Source != nil {
+			s.rec = kgo.Record{Topic: cfg.Topic, Timestamp: now, Context: s}
+			cfg.Source.Fill(i, n, &s.rec)
+		} else {
+			s.rec = kgo.Record{
+				Topic:     cfg.Topic,
+				Key:       keys.next(rng, n),
+				Value:     pl.next(rng, n, s.scratch[:]),
+				Timestamp: now,
+				Context:   s,
+			}
 		}
 		if cfg.TimestampHeader {
 			binary.BigEndian.PutUint64(s.ts[:], uint64(now.UnixMicro()))
@@ -303,6 +314,8 @@ func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interva
 // configuration alone (nothing is allocated yet).
 func recordSizes(cfg *ProducerConfig) (smallest, largest int) {
 	switch {
+	case cfg.Source != nil:
+		return cfg.Source.Sizes()
 	case cfg.PayloadMonotonic:
 		return 1, 20 // a decimal int64
 	case cfg.Payloads != nil:

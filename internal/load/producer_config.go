@@ -28,6 +28,10 @@ type ProducerConfig struct {
 	Payloads [][]byte
 	// PayloadMonotonic makes each value the record's sequence number in decimal.
 	PayloadMonotonic bool
+	// Source, when set, makes every record (key, value, headers, partition) and hears its
+	// outcome, instead of the random or file payloads: the sequenced records of kbench
+	// verify.
+	Source RecordSource
 	// Records is the total to send; 0 means until Duration ends.
 	Records int64
 	// Duration bounds the run; 0 means until Records are sent.
@@ -126,8 +130,11 @@ func (c *ProducerConfig) validateClients() error {
 	if c.PayloadMonotonic {
 		sources++
 	}
+	if c.Source != nil {
+		sources++
+	}
 	if sources != 1 {
-		errs = append(errs, errors.New("exactly one of record size, payload file or monotonic payload is required"))
+		errs = append(errs, errors.New("exactly one of record size, payload file, monotonic payload or record source is required"))
 	}
 	if c.RecordSize < 0 {
 		errs = append(errs, fmt.Errorf("record size %d is negative", c.RecordSize))

@@ -57,6 +57,8 @@ func OpenProducers(cfg ProducerConfig) (*Producers, error) {
 	}
 	p.settings, p.largest = settings, largest
 	switch {
+	case cfg.Source != nil:
+		p.pl = &payloads{} // the source makes the values
 	case cfg.Payloads != nil:
 		p.pl = &payloads{list: cfg.Payloads}
 	case cfg.PayloadMonotonic:
@@ -90,6 +92,11 @@ func (p *Producers) clientOpts(seeds []string, i int) []kgo.Opt {
 		kgo.AllowAutoTopicCreation(),
 	}
 	opts = append(opts, p.settings.Opts...) // user overrides come after our defaults
+	if p.cfg.Source != nil {
+		// A record source sets each record's partition (verify knows where every record
+		// must land), which only the manual partitioner honours.
+		opts = append(opts, kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	}
 	if need := int32(p.largest + kbsettings.RecordBatchOverhead); need > batchSize(p.settings) {
 		// Java's batch.size is a soft target: a record larger than it goes out alone in its
 		// own batch. kgo's batch cap is hard and would fail such records as too large, so
@@ -148,6 +155,7 @@ func (p *Producers) Trial(ctx context.Context, s Schedule, tick func(Tick)) (*Pr
 			warmupEnd: t.cfg.Warmup, end: t.cfg.Duration, paced: t.cfg.Rate > 0,
 			latencyRecorders: t.shards[i%len(t.shards)],
 			steadyBegins:     t.steadyBegins,
+			source:           t.cfg.Source,
 		}
 		w.firstSteady.Store(-1)
 		w.slots.New = func() any { return &slot{Context: context.Background()} }

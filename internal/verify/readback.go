@@ -1,0 +1,167 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// readStall is how long the read-back may go without a record while records are still
+// below the high watermark before it gives up.
+const readStall = 30 * time.Second
+
+// maxReadRounds bounds how often the read-back chases a high watermark that moved while it
+// read (records still being replicated or written): after that it is not stable.
+const maxReadRounds = 5
+
+// ReadStats describes a read-back.
+type ReadStats struct {
+	// Records read, and the rounds it took for the end offsets to stop moving.
+	Records int64 `json:"records"`
+	Rounds  int   `json:"rounds"`
+	// Start and End are each partition's earliest offset and the stable high watermark the
+	// read reached.
+	Start map[int32]int64 `json:"start_offsets"`
+	End   map[int32]int64 `json:"end_offsets"`
+	// Seconds the read-back took.
+	Seconds float64 `json:"seconds"`
+}
+
+// ReadBack reads every partition of topic, with a fresh client of its own (no group,
+// partitions assigned directly, opts giving the seeds and security), from the earliest
+// offset to a stable high watermark: it reads to the end offsets, lists them again, and
+// reads on until two listings agree. Each partition's records go to c in offset order, in
+// fetch-sized chunks; keep receives the reads too when not nil (the reads file).
+func ReadBack(ctx context.Context, opts []kgo.Opt, topic string, partitions int, run uint64, c *Checker, keep func(Entry)) (ReadStats, error) {
+	began := time.Now()
+	adm, err := kgo.NewClient(opts...)
+	if err != nil {
+		return ReadStats{}, fmt.Errorf("unable to create the read-back admin client: %w", err)
+	}
+	defer adm.Close()
+	admin := kadm.NewClient(adm)
+	starts, err := admin.ListStartOffsets(ctx, topic)
+	if err == nil {
+		err = starts.Error()
+	}
+	if err != nil {
+		return ReadStats{}, fmt.Errorf("unable to list the start offsets of %s: %w", topic, err)
+	}
+	st := ReadStats{Start: map[int32]int64{}, End: map[int32]int64{}}
+	from := map[int32]kgo.Offset{}
+	next := map[int32]int64{}
+	for p := range int32(partitions) {
+		o, ok := starts.Lookup(topic, p)
+		if !ok {
+			return st, fmt.Errorf("partition %d of %s has no start offset", p, topic)
+		}
+		st.Start[p] = o.Offset
+		next[p] = o.Offset
+		from[p] = kgo.NewOffset().At(o.Offset)
+	}
+	cl, err := kgo.NewClient(append(append([]kgo.Opt{}, opts...),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: from}),
+		// The records written, committed or not: verify's producers are not transactional,
+		// and a read_committed read would hide nothing but could stall on an open one.
+		kgo.FetchIsolationLevel(kgo.ReadUncommitted()),
+	)...)
+	if err != nil {
+		return st, fmt.Errorf("unable to create the read-back consumer: %w", err)
+	}
+	defer cl.Close()
+	for st.Rounds = 1; ; st.Rounds++ {
+		ends, err := endOffsets(ctx, admin, topic, partitions)
+		if err != nil {
+			return st, err
+		}
+		if st.Rounds > 1 && maps.Equal(ends, st.End) {
+			break // two listings agree: the high watermark is stable and read
+		}
+		if st.Rounds > maxReadRounds {
+			return st, fmt.Errorf("the high watermark of %s kept moving over %d read rounds: something still writes to it", topic, maxReadRounds)
+		}
+		st.End = ends
+		if err := readTo(ctx, cl, topic, ends, next, run, c, keep, &st.Records); err != nil {
+			return st, err
+		}
+	}
+	st.Seconds = time.Since(began).Seconds()
+	return st, nil
+}
+
+func endOffsets(ctx context.Context, admin *kadm.Client, topic string, partitions int) (map[int32]int64, error) {
+	ends, err := admin.ListEndOffsets(ctx, topic)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("unable to list the end offsets of %s: %w", topic, err)
+	}
+	out := map[int32]int64{}
+	for p := range int32(partitions) {
+		o, ok := ends.Lookup(topic, p)
+		if !ok {
+			return nil, fmt.Errorf("partition %d of %s has no end offset", p, topic)
+		}
+		out[p] = o.Offset
+	}
+	return out, nil
+}
+
+// readTo polls until every partition's next offset reached ends.
+func readTo(ctx context.Context, cl *kgo.Client, topic string, ends, next map[int32]int64, run uint64, c *Checker, keep func(Entry), n *int64) error {
+	behind := func() (int32, bool) {
+		for p, e := range ends {
+			if next[p] < e {
+				return p, true
+			}
+		}
+		return 0, false
+	}
+	lastProgress := time.Now()
+	for {
+		p, ok := behind()
+		if !ok {
+			return nil
+		}
+		if time.Since(lastProgress) > readStall {
+			return fmt.Errorf("read-back stalled: partition %d of %s at offset %d of %d for %v", p, topic, next[p], ends[p], readStall)
+		}
+		pctx, cancel := context.WithTimeout(ctx, time.Second)
+		fs := cl.PollRecords(pctx, 10_000)
+		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for _, e := range fs.Errors() {
+			if e.Err != context.DeadlineExceeded && e.Err != context.Canceled {
+				return fmt.Errorf("read-back of partition %d of %s: %w", e.Partition, topic, e.Err)
+			}
+		}
+		fs.EachPartition(func(fp kgo.FetchTopicPartition) {
+			if len(fp.Records) == 0 {
+				return
+			}
+			lastProgress = time.Now()
+			chunk := make([]Entry, 0, len(fp.Records))
+			for _, r := range fp.Records {
+				e := Entry{Offset: r.Offset, Partition: fp.Partition, Producer: -1}
+				if rec, ok := decode(r.Value); ok && rec.run == run {
+					// A record sent to another partition: the checker finds it unexpected here.
+					e.Producer, e.Seq = rec.producer, rec.seq
+				}
+				chunk = append(chunk, e)
+				if keep != nil {
+					keep(e)
+				}
+				next[fp.Partition] = r.Offset + 1
+			}
+			*n += int64(len(chunk))
+			c.Add(fp.Partition, chunk)
+		})
+	}
+}

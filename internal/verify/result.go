@@ -1,0 +1,61 @@
+package verify
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/kbench/kbench/internal/numfmt"
+)
+
+// ResultVersion is the version of verify.json's format.
+const ResultVersion = 1
+
+// Result is the outcome of a verify run, written as verify.json and printed by --json.
+type Result struct {
+	Version int    `json:"version"`
+	Run     uint64 `json:"run"`
+	// The settings applied: the topic and its configs, the producers and their effective
+	// client properties, the load.
+	Topic            string            `json:"topic"`
+	Partitions       int               `json:"partitions"`
+	Replicas         int               `json:"replicas"`
+	TopicConfigs     map[string]string `json:"topic_configs"`
+	Producers        int               `json:"producers"`
+	Rate             float64           `json:"rate"`
+	DurationSeconds  float64           `json:"duration_seconds"`
+	ProducerSettings map[string]string `json:"producer_settings"`
+	// Totals counts the records by outcome; Counts the anomalies, Examples a few of each.
+	Totals   Totals    `json:"totals"`
+	Counts   Counts    `json:"counts"`
+	Examples Examples  `json:"examples"`
+	Read     ReadStats `json:"read_back"`
+	// Faults, the phases around them and how soon writes resumed after each; Rows the
+	// per-second timeline.
+	Faults     []FaultEvent `json:"faults,omitempty"`
+	Phases     []PhaseStats `json:"phases,omitempty"`
+	Recoveries []Recovery   `json:"recoveries,omitempty"`
+	Rows       []Row        `json:"rows"`
+	// Files are the history files beside verify.json, from which the counts can be
+	// recomputed.
+	Files []string `json:"files,omitempty"`
+}
+
+// Clean reports whether no anomaly was found.
+func (r *Result) Clean() bool { return r.Counts.Anomalies() == 0 }
+
+// Verdict is the final line: the anomalies and the acknowledged records they are out of.
+func (r *Result) Verdict() string {
+	c := r.Counts
+	return fmt.Sprintf("lost %s, duplicated %s, reordered %s, inconsistent %s, unexpected %s (of %s acknowledged)",
+		n(c.Lost), n(c.Duplicated), n(c.Reordered), n(c.Inconsistent), n(c.Unexpected), n(r.Totals.Acked))
+}
+
+// Accounting is the line before the verdict: every record sent, by outcome, and the
+// unacknowledged records found present.
+func (r *Result) Accounting() string {
+	t := r.Totals
+	return fmt.Sprintf("%s sent: %s acknowledged, %s failed, %s unsent; %s unacknowledged but present; %s read back",
+		n(t.Sent), n(t.Acked), n(t.Failed), n(t.Unsent), n(r.Counts.UnacknowledgedPresent), n(r.Read.Records))
+}
+
+func n(v int64) string { return numfmt.Digits(strconv.FormatInt(v, 10)) }

@@ -1,0 +1,269 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// Config is one verify run.
+type Config struct {
+	// Bootstrap is the comma-separated broker list; Security the client security
+	// properties (Java names) every client uses.
+	Bootstrap string
+	Security  map[string]string
+	// ProducerProps are the producers' Java client properties (acks, retries, ...).
+	ProducerProps map[string]string
+	// Topic is created by the run with Partitions, Replicas and TopicConfigs
+	// (min.insync.replicas, unclean.leader.election.enable), and deleted at its end.
+	Topic        string
+	Partitions   int
+	Replicas     int
+	TopicConfigs map[string]string
+	// Producers send Rate records/s in total, open-loop, for Duration.
+	Producers int
+	Rate      float64
+	Duration  time.Duration
+	// Faults, when set, run during the load.
+	Faults FaultRunner
+	// Dir, when set, receives verify.json and the history files.
+	Dir string
+	// Progress, when set, receives progress lines.
+	Progress func(string)
+}
+
+// Defaults of Config.
+const (
+	DefaultRate       = 2000
+	DefaultProducers  = 4
+	DefaultPartitions = 6
+	DefaultReplicas   = 3
+	DefaultDuration   = 30 * time.Second
+)
+
+// Validate checks the settings together, naming the flag and the valid range.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Bootstrap == "" {
+		errs = append(errs, errors.New("no cluster: give --bootstrap-server or let verify start one"))
+	}
+	if c.Partitions < 1 {
+		errs = append(errs, fmt.Errorf("--partitions %d: want 1 or more", c.Partitions))
+	}
+	if c.Replicas < 1 || c.Replicas > 32767 {
+		errs = append(errs, fmt.Errorf("--replicas %d: want 1 or more", c.Replicas))
+	}
+	if c.Producers < 1 {
+		errs = append(errs, fmt.Errorf("--producers %d: want 1 or more", c.Producers))
+	}
+	if c.Rate <= 0 {
+		errs = append(errs, fmt.Errorf("--throughput %v: want a rate above 0 records/s (verify paces its load)", c.Rate))
+	}
+	if c.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("--duration %v: want a positive duration such as 30s", c.Duration))
+	}
+	if a := strings.TrimSpace(c.ProducerProps["acks"]); a == "0" {
+		errs = append(errs, errors.New("--producer-props acks=0: the cluster acknowledges nothing, so there is no claim to check; use acks=1 or acks=all"))
+	}
+	if _, err := load.ParseProperties(load.RoleProducer, c.producerProps()); err != nil {
+		errs = append(errs, fmt.Errorf("--producer-props: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// producerProps are the security and producer properties together.
+func (c *Config) producerProps() map[string]string {
+	props := maps.Clone(c.Security)
+	if props == nil {
+		props = map[string]string{}
+	}
+	maps.Copy(props, c.ProducerProps)
+	return props
+}
+
+func (c *Config) progress(format string, args ...any) {
+	if c.Progress != nil {
+		c.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+// clientOpts are the options of the admin and read-back clients: the seeds and security.
+func (c *Config) clientOpts() ([]kgo.Opt, error) {
+	s, err := load.ParseProperties(load.RoleConsumer, c.Security)
+	if err != nil {
+		return nil, err
+	}
+	return append([]kgo.Opt{kgo.SeedBrokers(strings.Split(c.Bootstrap, ",")...)}, s.Opts...), nil
+}
+
+// NewRunID returns a random run id for the records' values.
+func NewRunID() uint64 { return rand.Uint64() }
+
+// Run creates the topic, sends sequenced records while the faults run, waits for the
+// cluster to recover, reads everything back, checks it and deletes the topic. The error
+// is for a run that could not be checked; anomalies are in the result. An interrupted run
+// cleans up and returns ctx's error.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	opts, err := cfg.clientOpts()
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("unable to create admin client: %w", err)
+	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err = checkBrokers(pctx, admin, cfg.Replicas)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	created, err := createTopic(ctx, admin, &cfg)
+	if created {
+		defer func() {
+			if derr := deleteTopic(admin, cfg.Topic); derr != nil {
+				cfg.progress("%v", derr)
+			}
+		}()
+	}
+	if err != nil {
+		return nil, err
+	}
+	cfg.progress("created topic %s: %d partitions, %d replicas, %s", cfg.Topic, cfg.Partitions, cfg.Replicas, configWords(cfg.TopicConfigs))
+	res := &Result{Version: ResultVersion, Run: NewRunID(), Topic: cfg.Topic, Partitions: cfg.Partitions,
+		Replicas: cfg.Replicas, TopicConfigs: cfg.TopicConfigs, Producers: cfg.Producers, Rate: cfg.Rate,
+		DurationSeconds: cfg.Duration.Seconds()}
+	h := NewHistory(res.Run, cfg.Producers, cfg.Partitions)
+	if err := produce(ctx, &cfg, h, res); err != nil {
+		return res, err
+	}
+	if cfg.Faults != nil {
+		cfg.progress("waiting for every broker and replica to recover")
+		rctx, cancel := context.WithTimeout(ctx, recoverTimeout)
+		err := cfg.Faults.Recovered(rctx)
+		cancel()
+		if err != nil {
+			return res, fmt.Errorf("the cluster did not recover after the faults, so a read-back would not be final: %w", err)
+		}
+	}
+	res.Totals = h.Totals()
+	cfg.progress("load done: %s; reading every partition back", res.Totals)
+	if err := readAndCheck(ctx, &cfg, opts, h, res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// recoverTimeout bounds the wait for the cluster to be whole again after the faults.
+const recoverTimeout = 2 * time.Minute
+
+// produce runs the producers for the duration with the faults beside them, filling h and
+// the result's rows, faults and phases.
+func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
+	p, err := load.OpenProducers(load.ProducerConfig{Bootstrap: cfg.Bootstrap, Topic: cfg.Topic,
+		Properties: cfg.producerProps(), Producers: cfg.Producers, Source: h})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	start := time.Now()
+	var faultsDone sync.WaitGroup
+	var faultErr error
+	if cfg.Faults != nil {
+		// The schedule runs within the load: a fault due after its end is not injected.
+		fctx, cancel := context.WithDeadline(ctx, start.Add(cfg.Duration))
+		defer cancel()
+		faultsDone.Add(1)
+		go func() {
+			defer faultsDone.Done()
+			res.Faults, faultErr = cfg.Faults.Run(fctx, func(e FaultEvent) {
+				if e.Healed.IsZero() {
+					cfg.progress("%5.1fs fault: %s broker %d %s", e.At.Sub(start).Seconds(), e.Kind, e.Broker, e.Detail)
+				} else {
+					cfg.progress("%5.1fs healed: %s broker %d", e.Healed.Sub(start).Seconds(), e.Kind, e.Broker)
+				}
+			})
+		}()
+	}
+	pr, err := p.Trial(ctx, load.Schedule{Rate: cfg.Rate, Duration: cfg.Duration}, func(t load.Tick) {
+		res.Rows = append(res.Rows, Row{At: t.Elapsed.Seconds(), Seconds: t.Interval.Seconds(), Acked: t.Acked,
+			Failed: t.Failed, P50Ms: float64(t.DueLatency.P50Us) / 1000, P99Ms: float64(t.DueLatency.P99Us) / 1000})
+		if n := len(res.Rows); n%5 == 0 {
+			cfg.progress("%5.0fs %s acknowledged, %s failed, p99 %.1f ms", t.Elapsed.Seconds(), n64(t.TotalAcked),
+				n64(t.TotalFailed), float64(t.DueLatency.P99Us)/1000)
+		}
+	})
+	faultsDone.Wait()
+	if pr != nil {
+		res.ProducerSettings = pr.Settings
+	}
+	if err != nil {
+		return fmt.Errorf("produce: %w", err)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if faultErr != nil {
+		return fmt.Errorf("faults: %w", faultErr)
+	}
+	res.Phases, res.Recoveries = Availability(res.Rows, cfg.Rate, start, res.Faults)
+	return nil
+}
+
+// readAndCheck reads the topic back into a checker, keeping the reads in the history
+// files when the run has a directory, and fills the result's counts.
+func readAndCheck(ctx context.Context, cfg *Config, opts []kgo.Opt, h *History, res *Result) error {
+	c := NewChecker(h)
+	var files *historyFiles
+	var keep func(Entry)
+	if cfg.Dir != "" {
+		var err error
+		if files, err = createHistoryFiles(cfg.Dir); err != nil {
+			return err
+		}
+		defer files.close()
+		keep = files.read
+	}
+	st, err := ReadBack(ctx, opts, cfg.Topic, cfg.Partitions, h.Run(), c, keep)
+	res.Read = st
+	if err != nil {
+		return err
+	}
+	res.Counts, res.Examples = c.Finish()
+	cfg.progress("read back %s records in %.1fs", n64(st.Records), st.Seconds)
+	if files != nil {
+		if err := files.finish(c.Acks(), h); err != nil {
+			return err
+		}
+		res.Files = files.names()
+	}
+	return nil
+}
+
+func configWords(m map[string]string) string {
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, k+"="+m[k])
+	}
+	if len(parts) == 0 {
+		return "broker defaults"
+	}
+	return strings.Join(parts, " ")
+}
+
+func n64(v int64) string { return n(v) }

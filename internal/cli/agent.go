@@ -12,7 +12,7 @@ import (
 )
 
 // newAgentCommand is kbench agent: a worker that waits for runs on the cluster's control
-// topics. Its run behaviour is in RunE, so launcher subcommands can hang under it.
+// topics (its RunE); its launchers are the manifest subcommand.
 func newAgentCommand() *cobra.Command {
 	var (
 		bootstrap, commandConfig, name string
@@ -20,13 +20,14 @@ func newAgentCommand() *cobra.Command {
 	host, _ := os.Hostname()
 	cmd := &cobra.Command{
 		Use:   "agent",
-		Short: "Run load for a coordinator on another host (kbench run/produce --agents N)",
+		Short: "Run load for a coordinator on another host, or print how to launch agents",
 		Long: `Wait for work from a coordinator (kbench run STUDY --agents N, kbench produce ... --agents N)
 and run this host's share of each scenario's producers. Agents and the coordinator talk only
 through a control topic on the cluster under test (kbench-<run>-control): an agent needs a
 route to the brokers and no inbound port. An agent takes part in one run at a time, and a run
 already in progress is never joined (a late or restarted agent waits for the next run).
 It prints one line when it joins a run and one per scenario; Ctrl-C stops it.
+kbench agent manifest prints a Kubernetes Job or a systemd unit that starts agents.
 
 Examples:
   kbench agent --bootstrap-server kafka-1:9092 --name load-1
@@ -59,6 +60,7 @@ Examples:
 			return err
 		},
 	}
+	cmd.AddCommand(newAgentManifestCommand())
 	f := cmd.Flags()
 	f.StringVar(&bootstrap, "bootstrap-server", "", "brokers to connect to (overrides bootstrap.servers)")
 	f.StringVar(&commandConfig, "command-config", "", "client properties file: connection and security settings (sasl.*, ssl.*)")

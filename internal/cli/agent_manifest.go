@@ -6,18 +6,6 @@ import (
 	"github.com/kbench/kbench/internal/agentlaunch"
 )
 
-// newAgentCommand is `kbench agent`. The agent itself (its flags and RunE) attaches here;
-// its launchers are the manifest subcommand.
-func newAgentCommand() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "agent",
-		Short: "Run load for a coordinator on another host, or print how to launch agents",
-		Args:  cobra.NoArgs,
-	}
-	cmd.AddCommand(newAgentManifestCommand())
-	return cmd
-}
-
 func newAgentManifestCommand() *cobra.Command {
 	var o agentlaunch.Options
 	var format string

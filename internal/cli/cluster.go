@@ -64,6 +64,7 @@ Examples:
   kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6
   kbench cluster up --client-rtt 10ms --client-bandwidth 100MiB
   kbench cluster up --broker-rtt 2ms
+  kbench cluster up --host 10.0.0.5     # clients on other hosts (agents) connect there
 
 With --client-rtt (and/or --client-bandwidth) it adds the listener "remote": each broker's
 address there is a proxy that delays every byte by RTT/2 each way (and caps the bandwidth
@@ -123,6 +124,7 @@ process, stopped with the brokers by kbench cluster down.`,
 	f.Float64Var(&opts.Limits.CPUs, "broker-cpus", 0, "CPU quota of each broker in cores, e.g. 0.5 (a cgroup per broker)")
 	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
 	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
+	f.StringVar(&opts.Host, "host", "", "bind and advertise the client listeners at this IP address of the machine instead of 127.0.0.1, for clients (agents) on other hosts")
 	link.register(f)
 	return cmd
 }

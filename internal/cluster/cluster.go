@@ -63,6 +63,11 @@ type Options struct {
 	// ProxyCommand runs the remote listener's proxies as a process of their own (kbench's
 	// `zones proxy` command, whose flags are appended); empty runs them in this process.
 	ProxyCommand []string
+	// Host is the address the client listeners (plain, sasl and tls) bind to and are
+	// advertised at, overriding the default 127.0.0.1: an address of this machine that
+	// clients on other hosts, or in other network namespaces, route to. The inter-broker,
+	// controller and metrics listeners, and the remote listener's proxies, stay on 127.0.0.1.
+	Host string
 
 	password string // SASL password, generated
 	dataRoot string // memory-backed directory holding the log dirs, with the tmpfs disk class
@@ -319,6 +324,9 @@ func (o *Options) validate() error {
 		if err := o.Broker.Validate(); err != nil {
 			return fmt.Errorf("broker link: %w", err)
 		}
+	}
+	if err := checkHost(o.Host); err != nil {
+		return err
 	}
 	if o.KafkaVersion == "" {
 		o.KafkaVersion = DefaultKafkaVersion

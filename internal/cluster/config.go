@@ -45,7 +45,7 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 	protocols := []string{"INTERNAL:PLAINTEXT", "CLIENT:PLAINTEXT", "CONTROLLER:PLAINTEXT"}
 	listeners := []string{
 		fmt.Sprintf("INTERNAL://127.0.0.1:%d", n.Internal),
-		fmt.Sprintf("CLIENT://127.0.0.1:%d", n.Client),
+		"CLIENT://" + hostPort(opts.clientHost(), n.Client),
 	}
 	if n.SASL != 0 {
 		proto := "SASL_PLAINTEXT"
@@ -53,7 +53,7 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 			proto = "SASL_SSL"
 		}
 		protocols = append(protocols, "SASL:"+proto)
-		listeners = append(listeners, fmt.Sprintf("SASL://127.0.0.1:%d", n.SASL))
+		listeners = append(listeners, "SASL://"+hostPort(opts.clientHost(), n.SASL))
 		mech := saslMechanism(opts.SASL)
 		lname := "listener.name.sasl." + strings.ToLower(mech) + ".sasl.jaas.config"
 		props["listener.name.sasl.sasl.enabled.mechanisms"] = mech
@@ -65,7 +65,7 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 	}
 	if n.TLS != 0 {
 		protocols = append(protocols, "TLS:SSL")
-		listeners = append(listeners, fmt.Sprintf("TLS://127.0.0.1:%d", n.TLS))
+		listeners = append(listeners, "TLS://"+hostPort(opts.clientHost(), n.TLS))
 	}
 	if opts.TLS {
 		props["ssl.keystore.type"] = "PEM"

@@ -48,7 +48,7 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	}
 	c.state = state{Format: 1, Dir: dir, KafkaVersion: kafka.Version, Started: time.Now().UTC(),
 		SASL: strings.ToLower(opts.SASL), TLS: opts.TLS, Heap: opts.Heap, BrokerConfig: opts.BrokerConfig,
-		ClusterID: randomClusterID(), Limits: opts.Limits}
+		ClusterID: randomClusterID(), Limits: opts.Limits, Host: opts.Host}
 	if err := c.prepareTmpfs(&opts); err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (c *Cluster) writeFiles(opts Options, nodes []node) error {
 			return fmt.Errorf("create broker %d directory: %w", n.ID, err)
 		}
 		if ca != nil {
-			if err := ca.writeKeystore(keystorePath(dir, n.ID), fmt.Sprintf("broker-%d", n.ID)); err != nil {
+			if err := ca.writeKeystore(keystorePath(dir, n.ID), fmt.Sprintf("broker-%d", n.ID), opts.Host); err != nil {
 				return err
 			}
 		}
@@ -193,7 +193,7 @@ func (c *Cluster) writeFiles(opts Options, nodes []node) error {
 	bootstrap := func(port func(node) int) string {
 		var s []string
 		for _, n := range nodes {
-			s = append(s, fmt.Sprintf("127.0.0.1:%d", port(n)))
+			s = append(s, hostPort(opts.clientHost(), port(n)))
 		}
 		return strings.Join(s, ",")
 	}

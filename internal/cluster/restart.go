@@ -184,7 +184,7 @@ func (c *Cluster) brokerGroup(id int) (*flavor.Group, error) {
 func (c *Cluster) waitListening(ctx context.Context, b Broker) error {
 	ctx, cancel := context.WithTimeout(ctx, restartTimeout)
 	defer cancel()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(b.Port))
+	addr := hostPort(c.clientHost(), b.Port)
 	for {
 		if !c.processAlive(b) {
 			tail := ""

@@ -38,6 +38,8 @@ type state struct {
 	Endpoints    []Endpoint        `json:"endpoints"`
 	Brokers      []Broker          `json:"brokers"`
 	Network      *network          `json:"network,omitempty"`
+	// Host is Options.Host: where the client listeners are, "" for 127.0.0.1.
+	Host string `json:"host,omitempty"`
 }
 
 // DefaultDir is the directory `kbench cluster up` uses without --dir:

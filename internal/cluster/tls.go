@@ -50,8 +50,8 @@ func newCertAuthority() (*certAuthority, error) {
 
 // writeKeystore writes a PEM keystore for a broker, as Kafka's ssl.keystore.type=PEM reads it:
 // an unencrypted PKCS#8 private key followed by the certificate chain. The certificate names
-// 127.0.0.1 and localhost so clients verify the host name.
-func (ca *certAuthority) writeKeystore(path, name string) error {
+// 127.0.0.1, localhost and host (Options.Host, when set) so clients verify the host name.
+func (ca *certAuthority) writeKeystore(path, name, host string) error {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return fmt.Errorf("generate key for %s: %w", name, err)
@@ -65,6 +65,9 @@ func (ca *certAuthority) writeKeystore(path, name string) error {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
 		DNSNames:     []string{"localhost"},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+	}
+	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
+		tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
 	if err != nil {

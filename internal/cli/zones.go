@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,7 +37,8 @@ func newZonesProxyCommand() *cobra.Command {
 		Long: `Run delay proxies until SIGTERM: --route ones with the client link (--rtt, --bandwidth),
 --broker-route ones with the link between brokers (--broker-rtt, --broker-bandwidth). On
 SIGHUP the proxy reads a new client link from the file link.json in its working directory
-({"rtt": "20ms", "bandwidth": 0}) and applies it to every connection, open ones included.`,
+({"rtt": "20ms", "bandwidth": 0}), and a new link between brokers from broker-link.json,
+applies each to every connection of its routes, open ones included, and removes the file.`,
 		Example: `  kbench zones proxy --rtt 10ms --bandwidth 100MiB \
     --route remote-1=127.0.0.1:19092@127.0.0.1:9092`,
 		Args: cobra.NoArgs,
@@ -64,7 +66,7 @@ SIGHUP the proxy reads a new client link from the file link.json in its working 
 				}
 			}()
 			out := cmd.OutOrStdout()
-			serveProxies(cmd, out, cp)
+			serveProxies(cmd, out, cp, bp)
 			for i, p := range proxies {
 				if p == nil {
 					continue
@@ -120,9 +122,10 @@ func (g proxyGroupFlags) start(prefix string) (*zones.Proxy, error) {
 	return zones.Start(link, rs)
 }
 
-// serveProxies logs that the proxies listen and waits for SIGTERM, applying a new client
-// link from link.json on each SIGHUP.
-func serveProxies(cmd *cobra.Command, out io.Writer, client *zones.Proxy) {
+// serveProxies logs that the proxies listen and waits for SIGTERM, applying on each SIGHUP
+// the new client link in link.json and the new link between brokers in broker-link.json,
+// whichever was written (each file is removed once applied).
+func serveProxies(cmd *cobra.Command, out io.Writer, client, broker *zones.Proxy) {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, os.Interrupt)
 	defer signal.Stop(stop)
@@ -138,19 +141,30 @@ func serveProxies(cmd *cobra.Command, out io.Writer, client *zones.Proxy) {
 		case <-cmd.Context().Done():
 			return
 		case <-reload:
-			// cluster.SetClientLink wrote the new link and waits for this line.
-			l, err := zones.ReadLinkFile(zones.LinkFile)
-			if err == nil && client == nil {
-				err = fmt.Errorf("no client routes")
-			}
-			if err == nil {
-				err = client.SetLink(l)
-			}
-			if err != nil {
-				fmt.Fprintf(out, "link not changed: %v\n", err)
-				continue
-			}
-			fmt.Fprintf(out, "link set: %s\n", l)
+			// cluster.SetClientLink and SetBrokerLink wrote a link and wait for its line.
+			reloadLink(out, zones.LinkFile, "link set: ", "no client routes", client)
+			reloadLink(out, zones.BrokerLinkFile, "broker link set: ", "no broker routes", broker)
 		}
 	}
+}
+
+// reloadLink applies the link in file to p, if the file exists, logs the outcome and
+// removes the file.
+func reloadLink(out io.Writer, file, done, missing string, p *zones.Proxy) {
+	if _, err := os.Stat(file); err != nil {
+		return
+	}
+	defer os.Remove(file)
+	l, err := zones.ReadLinkFile(file)
+	if err == nil && p == nil {
+		err = errors.New(missing)
+	}
+	if err == nil {
+		err = p.SetLink(l)
+	}
+	if err != nil {
+		fmt.Fprintf(out, "link not changed: %v\n", err)
+		return
+	}
+	fmt.Fprintf(out, "%s%s\n", done, l)
 }

@@ -295,9 +295,9 @@ func (c *Cluster) stopProxies() int {
 }
 
 // SetClientLink changes the remote listener's link on the running proxies, open
-// connections included, without restarting anything: a study sweeping client_rtt calls it
-// between scenarios. A proxy process is told through its link file and SIGHUP, and this
-// waits (up to 5 s) until it logs the change.
+// connections included, without restarting anything: a study sweeping client_rtt or
+// client_bandwidth calls it between repeats. A proxy process is told through its link file
+// and SIGHUP, and this waits (up to 5 s) until it logs the change.
 func (c *Cluster) SetClientLink(l zones.Link) error {
 	n := c.state.Network
 	if n == nil || n.ClientRTT == "" {
@@ -307,38 +307,64 @@ func (c *Cluster) SetClientLink(l zones.Link) error {
 		if err := c.proxy.SetLink(l); err != nil {
 			return err
 		}
-	} else if err := c.signalLink(l); err != nil {
+	} else if err := c.signalLink(zones.LinkFile, "link set: ", l); err != nil {
 		return err
 	}
 	n.ClientRTT, n.ClientBandwidth = l.RTT.String(), l.Bandwidth
 	return c.save()
 }
 
-// signalLink hands l to the proxy process and waits for its "link set" line.
-func (c *Cluster) signalLink(l zones.Link) error {
+// SetBrokerLink changes the link between brokers on the running inter-broker proxies, open
+// replication connections included, as SetClientLink does the client's: a study sweeping
+// broker_rtt calls it between repeats. The cluster must have been started with a broker
+// link (Options.Broker, --broker-rtt), 0ms included, for the proxies to exist.
+func (c *Cluster) SetBrokerLink(l zones.Link) error {
+	n := c.state.Network
+	if n == nil || n.BrokerRTT == "" {
+		return fmt.Errorf("the cluster has no inter-broker proxies (start it with --broker-rtt, 0ms for none yet)")
+	}
+	if c.brokerProxy != nil {
+		if err := c.brokerProxy.SetLink(l); err != nil {
+			return err
+		}
+	} else if err := c.signalLink(zones.BrokerLinkFile, "broker link set: ", l); err != nil {
+		return err
+	}
+	n.BrokerRTT, n.BrokerBandwidth = l.RTT.String(), l.Bandwidth
+	return c.save()
+}
+
+// signalLink hands l to the proxy process in file and waits for its log line prefix+l.
+func (c *Cluster) signalLink(file, prefix string, l zones.Link) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
 	if !c.ProxyAlive() {
-		return fmt.Errorf("the remote listener's proxy process (pid %d) is not running", c.state.Network.ProxyPID)
+		return fmt.Errorf("the zone proxy process (pid %d) is not running", c.state.Network.ProxyPID)
 	}
 	dir := proxyDir(c.state.Dir)
 	logPath := filepath.Join(dir, "proxy.log")
 	before, _ := os.ReadFile(logPath)
-	if err := zones.WriteLinkFile(filepath.Join(dir, zones.LinkFile), l); err != nil {
+	if err := zones.WriteLinkFile(filepath.Join(dir, file), l); err != nil {
 		return err
 	}
 	if err := syscall.Kill(c.state.Network.ProxyPID, syscall.SIGHUP); err != nil {
 		return fmt.Errorf("signal the proxy process: %w", err)
 	}
-	want := "link set: " + l.String()
+	want := prefix + l.String()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		data, _ := os.ReadFile(logPath)
-		if len(data) > len(before) && strings.Contains(string(data[len(before):]), want) {
-			return nil
+		if len(data) <= len(before) {
+			continue
 		}
-		if len(data) > len(before) && strings.Contains(string(data[len(before):]), "link not changed") {
-			return fmt.Errorf("the proxy process refused the link: %s", lastLines(string(data[len(before):]), 1))
+		// Whole lines: "link set: rtt 2ms" is also the tail of "broker link set: rtt 2ms".
+		for _, line := range strings.Split(string(data[len(before):]), "\n") {
+			if line == want {
+				return nil
+			}
+			if strings.HasPrefix(line, "link not changed") {
+				return fmt.Errorf("the proxy process refused the link: %s", line)
+			}
 		}
 	}
 	return fmt.Errorf("the proxy process did not apply %s within 5s; its log is %s", l, logPath)

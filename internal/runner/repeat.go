@@ -120,10 +120,8 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 	}
 	// Deleted even when the creation fails: a cancelled request may still have created it.
 	defer r.release(ctx, topic, group)
-	if sc.ClientRTT != nil {
-		if err := r.target.setClientRTT(*sc.ClientRTT); err != nil {
-			return invalid(err)
-		}
+	if err := r.target.setLinks(sc); err != nil {
+		return invalid(err)
 	}
 	if err := r.createTopic(ctx, topic, sc.Topic.Partitions, sc.Topic.Replicas, sc.Topic.Configs); err != nil {
 		return invalid(err)

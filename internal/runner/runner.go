@@ -11,7 +11,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -132,8 +131,8 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Dir: dir}
-	if target.zone != "" && slices.ContainsFunc(opts.Plan.Scenarios, func(sc study.Scenario) bool { return sc.ClientRTT != nil }) {
-		target.zone = "the RTT each scenario's client_rtt names (RTT/2 each way)"
+	if client, broker := sweptLinks(plan); client != "" || broker != "" {
+		target.describeSwept(client, broker)
 	}
 	run.Environment = target.environment(opts.Version)
 	run.Target = recordTarget(target, opts.MaxRate)

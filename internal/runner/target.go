@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -22,6 +21,7 @@ import (
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // External is a running cluster kbench attaches to.
@@ -60,7 +60,9 @@ type target struct {
 	embedded     *cluster.Cluster // started by this run, stopped at its end
 	limits       string           // an embedded cluster's broker limits in words, "" for none
 	zone         string           // the remote listener's link in words, "" without one
-	zoned        *cluster.Cluster // the embedded cluster whose remote link client_rtt changes
+	zoned        *cluster.Cluster // the embedded cluster whose zone links the link parameters change
+	baseClient   *zones.Link      // the remote listener's link as started, nil without one
+	baseBroker   *zones.Link      // the link between brokers as started, nil without proxies
 	brokerZones  string           // the link between brokers in words, "" when they share a zone
 	fresh        bool             // started for this run: its JIT is cold
 	external     *External        // the cluster attached to, nil for an embedded one
@@ -252,10 +254,11 @@ func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target 
 		t.listeners[e.Name] = endpoint{bootstrap: e.Bootstrap, props: e.Properties}
 	}
 	if l, ok := c.BrokerLink(); ok {
+		t.zoned, t.baseBroker = c, &l
 		t.brokerZones = fmt.Sprintf("each broker in its own zone: inter-broker traffic through delay proxies with %s (%s each way)", l, l.OneWay())
 	}
 	if n, ok := c.Network(); ok {
-		t.zoned = c
+		t.zoned, t.baseClient = c, &n.Link
 		t.zone = fmt.Sprintf("%s (%s each way)", n.Link, n.Link.OneWay())
 		if n.ProxyPID > 0 && c.ProxyAlive() {
 			e := t.listeners["remote"]
@@ -372,21 +375,6 @@ func (t *target) close(log io.Writer) {
 			fmt.Fprintf(log, "stop embedded cluster: %v\n", err)
 		}
 	}
-}
-
-// setClientRTT sets the remote listener's RTT for the next repeat (a swept client_rtt),
-// keeping the study's bandwidth.
-func (t *target) setClientRTT(rtt time.Duration) error {
-	if t.zoned == nil {
-		return fmt.Errorf("client_rtt needs the embedded cluster's remote listener (cluster.network)")
-	}
-	n, _ := t.zoned.Network()
-	l := n.Link
-	l.RTT = rtt
-	if err := t.zoned.SetClientLink(l); err != nil {
-		return fmt.Errorf("set client_rtt %s: %w", rtt, err)
-	}
-	return nil
 }
 
 func (t *target) environment(version string) results.Environment {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/settings"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // The settable scenario fields, by dotted path. Parameters and the defaults section both
@@ -17,6 +18,8 @@ import (
 var scalarFields = []string{
 	"listener",
 	"network.client_rtt",
+	"network.client_bandwidth",
+	"network.broker_rtt",
 	"topic.partitions",
 	"topic.replicas",
 	"producers.count",
@@ -143,6 +146,16 @@ func (s *Scenario) setField(path, value string) error {
 			err = fmt.Errorf("%q is not a round-trip time from 0 to 10s, such as 10ms", value)
 		}
 		s.ClientRTT = &rtt
+	case "network.client_bandwidth":
+		var b int64
+		b, err = parseLinkBandwidth(value)
+		s.ClientBandwidth = &b
+	case "network.broker_rtt":
+		rtt, perr := time.ParseDuration(value)
+		if perr != nil || rtt < 0 || rtt > 10*time.Second {
+			err = fmt.Errorf("%q is not a round-trip time from 0 to 10s, such as 2ms", value)
+		}
+		s.BrokerRTT = &rtt
 	case "topic.partitions":
 		s.Topic.Partitions, s.Topic.PerBroker, err = parsePartitions(value)
 	case "topic.replicas":
@@ -234,4 +247,20 @@ func parseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("duration %s is not positive", s)
 	}
 	return d, nil
+}
+
+// parseLinkBandwidth parses a zone link's bandwidth per direction: a size per second such
+// as 100MiB (at least 64KiB), or "unlimited" (0), so a sweep can include the uncapped link.
+func parseLinkBandwidth(s string) (int64, error) {
+	if s == "unlimited" {
+		return 0, nil
+	}
+	b, err := zones.ParseBandwidth(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a bandwidth per direction such as 100MiB, or unlimited", s)
+	}
+	if err := (zones.Link{Bandwidth: b}).Validate(); err != nil {
+		return 0, err
+	}
+	return b, nil
 }

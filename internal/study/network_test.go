@@ -98,3 +98,63 @@ func TestParseBrokerRTT(t *testing.T) {
 		t.Errorf("bad broker_rtt: %v", err)
 	}
 }
+
+// TestParseLinkParameters sweeps client_bandwidth and broker_rtt: each scenario carries its
+// value (bytes per second computed by hand), and each parameter needs the proxies it
+// changes.
+func TestParseLinkParameters(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name, study string
+		bandwidth   []int64         // each scenario's client_bandwidth, nil: not set
+		brokerRTT   []time.Duration // each scenario's broker_rtt, nil: not set
+		err         string
+	}{
+		{name: "bandwidth sweep", study: "cluster: {network: {client_rtt: 2ms}}\nmatrix: {client_bandwidth: [unlimited, 100MiB, 12.5MB, 64KiB]}",
+			// unlimited = 0; 100 x 1,048,576 = 104,857,600; 12.5 x 1,000,000 = 12,500,000; 64 x 1,024 = 65,536
+			bandwidth: []int64{0, 104857600, 12500000, 65536}},
+		{name: "broker rtt sweep", study: "cluster: {network: {broker_rtt: 0ms}}\nmatrix: {broker_rtt: [0ms, 2ms, 10ms]}",
+			brokerRTT: []time.Duration{0, 2 * ms, 10 * ms}},
+		{name: "both with the client rtt", study: "cluster: {network: {client_rtt: 1ms, broker_rtt: 1ms}}\nmatrix: {client_rtt: [1ms], client_bandwidth: [10MiB], broker_rtt: [5ms]}",
+			// 10 x 1,048,576 = 10,485,760
+			bandwidth: []int64{10485760}, brokerRTT: []time.Duration{5 * ms}},
+		{name: "bandwidth without the remote listener", study: "cluster: {brokers: 3}\nmatrix: {client_bandwidth: [10MiB, 20MiB]}",
+			err: "f.yaml:3: matrix.client_bandwidth[0]: scenario client_bandwidth=10MiB: client_bandwidth needs cluster.network"},
+		{name: "bandwidth with only a broker link", study: "cluster: {network: {broker_rtt: 1ms}}\nmatrix: {client_bandwidth: [10MiB]}",
+			err: "client_bandwidth needs cluster.network"},
+		{name: "bandwidth on the plain listener", study: "cluster: {network: {client_rtt: 1ms}}\ndefaults: {listener: plain}\nmatrix: {client_bandwidth: [10MiB]}",
+			err: "client_bandwidth applies to the remote listener, and the scenario uses listener plain"},
+		{name: "bandwidth too small", study: "cluster: {network: {client_rtt: 1ms}}\nmatrix: {client_bandwidth: [1KiB]}",
+			err: "f.yaml:3: matrix.client_bandwidth[0]: bandwidth 1KiB: want at least 64KiB"},
+		{name: "bandwidth not a size", study: "cluster: {network: {client_rtt: 1ms}}\nmatrix: {client_bandwidth: [fast]}",
+			err: "\"fast\" is not a bandwidth per direction such as 100MiB, or unlimited"},
+		{name: "broker rtt without broker proxies", study: "cluster: {network: {client_rtt: 1ms}}\nmatrix: {broker_rtt: [0ms, 2ms]}",
+			err: "broker_rtt needs cluster.network: {broker_rtt: 0ms}"},
+		{name: "broker rtt not a duration", study: "cluster: {network: {broker_rtt: 0ms}}\nmatrix: {broker_rtt: [far]}",
+			err: "matrix.broker_rtt[0]: \"far\" is not a round-trip time from 0 to 10s"},
+		{name: "broker rtt too long", study: "cluster: {network: {broker_rtt: 0ms}}\nmatrix: {broker_rtt: [20s]}",
+			err: "\"20s\" is not a round-trip time from 0 to 10s"},
+		{name: "broker rtt external", study: "cluster: {external: {bootstrap: k:9092}}\nmatrix: {broker_rtt: [1ms]}",
+			err: "broker_rtt needs cluster.network"},
+	} {
+		plan, err := Parse("f.yaml", []byte("name: f\n"+tc.study+"\n"))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		for i, sc := range plan.Scenarios {
+			if tc.bandwidth != nil && (sc.ClientBandwidth == nil || *sc.ClientBandwidth != tc.bandwidth[i]) {
+				t.Errorf("%s: scenario %s: client_bandwidth %v, want %d", tc.name, sc.ID, sc.ClientBandwidth, tc.bandwidth[i])
+			}
+			if tc.brokerRTT != nil && (sc.BrokerRTT == nil || *sc.BrokerRTT != tc.brokerRTT[i]) {
+				t.Errorf("%s: scenario %s: broker_rtt %v, want %s", tc.name, sc.ID, sc.BrokerRTT, tc.brokerRTT[i])
+			}
+		}
+	}
+}

@@ -27,7 +27,10 @@ var Shorthands = map[string]string{
 	"consumers":   "consumers.count",
 	"listener":    "listener",
 	"client_rtt":  "network.client_rtt",
-	"fetch_size":  "consumers.fetch_size",
+	// Links between zones: changed on the running proxies before each repeat, no restart.
+	"client_bandwidth": "network.client_bandwidth",
+	"broker_rtt":       "network.broker_rtt",
+	"fetch_size":       "consumers.fetch_size",
 	// Cluster fields: each value is a cluster shape of its own (a cluster restart).
 	"brokers":       "cluster.brokers",
 	"kafka_version": "cluster.kafka_version",

@@ -110,6 +110,13 @@ type Scenario struct {
 	// ClientRTT, when set (the client_rtt parameter), is the remote listener's RTT for this
 	// scenario: the runner changes the proxies' link before each of its repeats.
 	ClientRTT *time.Duration
+	// ClientBandwidth, when set (the client_bandwidth parameter), is the remote listener's
+	// bandwidth per direction for this scenario in bytes per second, 0 for unlimited;
+	// changed on the running proxies like ClientRTT.
+	ClientBandwidth *int64
+	// BrokerRTT, when set (the broker_rtt parameter), is the RTT between brokers for this
+	// scenario: the inter-broker proxies' link, changed before each repeat like ClientRTT.
+	BrokerRTT *time.Duration
 	// Topic is the scenario's topic, created fresh for each repeat.
 	Topic Topic
 	// Producers is the produce load; Count 0 means none.

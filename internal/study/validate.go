@@ -38,13 +38,8 @@ func (p *parsed) validate(pt point) error {
 	case s.Listener == "remote" && c.Network == nil:
 		return fail("listener", "listener remote needs cluster.network: {client_rtt: 10ms}")
 	}
-	if s.ClientRTT != nil {
-		switch {
-		case p.plan.Cluster.Network == nil:
-			return fail("network.client_rtt", "client_rtt needs cluster.network: {client_rtt: 10ms}, the remote listener it changes")
-		case s.Listener != "" && s.Listener != "remote":
-			return fail("network.client_rtt", "client_rtt applies to the remote listener, and the scenario uses listener %s", s.Listener)
-		}
+	if err := p.validateLinks(s, fail); err != nil {
+		return err
 	}
 	brokers := s.Cluster.Brokers
 	if brokers > 0 && s.Topic.Replicas > brokers {
@@ -113,6 +108,32 @@ func (p *parsed) validateClients(s Scenario, fail func(path, format string, args
 		if _, err := settings.Resolve(settings.Consumer, props); err != nil {
 			return blame("consumers.properties.", err, "consumers.properties")
 		}
+	}
+	return nil
+}
+
+// validateLinks checks the swept zone links: client_rtt and client_bandwidth change the
+// remote listener's proxies, which the cluster has only with cluster.network's client
+// link, and apply only to a scenario that uses that listener; broker_rtt changes the
+// inter-broker proxies, which it has only with cluster.network.broker_rtt.
+func (p *parsed) validateLinks(s Scenario, fail func(path, format string, args ...any) error) error {
+	for _, k := range []struct {
+		name, path string
+		set        bool
+	}{
+		{"client_rtt", "network.client_rtt", s.ClientRTT != nil},
+		{"client_bandwidth", "network.client_bandwidth", s.ClientBandwidth != nil},
+	} {
+		switch {
+		case !k.set:
+		case p.plan.Cluster.Network == nil:
+			return fail(k.path, "%s needs cluster.network: {client_rtt: 10ms}, the remote listener it changes", k.name)
+		case s.Listener != "" && s.Listener != "remote":
+			return fail(k.path, "%s applies to the remote listener, and the scenario uses listener %s", k.name, s.Listener)
+		}
+	}
+	if s.BrokerRTT != nil && p.plan.Cluster.BrokerNetwork == nil {
+		return fail("network.broker_rtt", "broker_rtt needs cluster.network: {broker_rtt: 0ms}, the inter-broker proxies it changes (the cluster starts with them, at that RTT)")
 	}
 	return nil
 }

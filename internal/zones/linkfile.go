@@ -7,9 +7,13 @@ import (
 	"time"
 )
 
-// LinkFile is the file, in the proxy process's working directory, from which it reads a
-// new link on SIGHUP.
-const LinkFile = "link.json"
+// LinkFile and BrokerLinkFile are the files, in the proxy process's working directory,
+// from which it reads a new client link and a new link between brokers on SIGHUP; it
+// removes each file it applied, so a signal applies only what was written for it.
+const (
+	LinkFile       = "link.json"
+	BrokerLinkFile = "broker-link.json"
+)
 
 type linkJSON struct {
 	RTT       string `json:"rtt"`

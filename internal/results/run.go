@@ -93,6 +93,10 @@ type Shape struct {
 	Limits string `json:"limits,omitempty"`
 	// BrokerCPUBasis is each broker's CPU allotment in words, which its cpu_pct is of.
 	BrokerCPUBasis string `json:"broker_cpu_basis,omitempty"`
+	// BrokerConfigs are the broker configs the scenario's parameters set for this cluster
+	// (on top of the study's cluster.broker_configs), "name=value, ..." sorted by name (a
+	// string, so shapes compare with ==); absent when none.
+	BrokerConfigs string `json:"broker_configs,omitempty"`
 }
 
 // String describes the shape, e.g. "3 brokers, Kafka 4.1.1, heap 512m, 0.5 cores (CFS quota)".
@@ -109,6 +113,9 @@ func (s Shape) String() string {
 	}
 	if s.Limits != "" {
 		out += ", " + s.Limits
+	}
+	if s.BrokerConfigs != "" {
+		out += ", broker configs " + s.BrokerConfigs
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/results"
@@ -109,7 +110,7 @@ func (r *runner) recordShape(run *results.Run, g study.ShapeGroup) error {
 	}
 	_, basis := r.target.allotment()
 	rec := &results.Shape{Brokers: len(r.target.brokers), KafkaVersion: r.target.kafkaVersion, Heap: g.Shape.Heap,
-		Limits: r.target.limits, BrokerCPUBasis: basis}
+		Limits: r.target.limits, BrokerCPUBasis: basis, BrokerConfigs: strings.ReplaceAll(g.Shape.BrokerConfigs, "\n", ", ")}
 	for _, i := range g.Indexes {
 		for j := range run.Scenarios {
 			if run.Scenarios[j].ID == r.plan.Scenarios[i].ID {

@@ -231,13 +231,19 @@ func absPath(p string) string {
 func startEmbedded(ctx context.Context, opts Options, shape study.Shape) (*target, error) {
 	spec := opts.Plan.Cluster
 	fmt.Fprintf(opts.Log, "starting an embedded %d-broker Kafka %s cluster (heap %s)\n", shape.Brokers, shape.KafkaVersion, shape.Heap)
+	// The shape's own broker configs (set by parameters) override the cluster section's.
+	brokerConfigs := maps.Clone(spec.BrokerConfigs)
+	if brokerConfigs == nil {
+		brokerConfigs = map[string]string{}
+	}
+	maps.Copy(brokerConfigs, shape.BrokerConfigMap())
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: shape.Brokers, Heap: shape.Heap, SASL: spec.SASL, TLS: spec.TLS,
-		KafkaVersion: shape.KafkaVersion, BrokerConfig: spec.BrokerConfigs, Limits: shape.Limits, Log: opts.Log,
+		KafkaVersion: shape.KafkaVersion, BrokerConfig: brokerConfigs, Limits: shape.Limits, Log: opts.Log,
 		Client: spec.Network, Broker: spec.BrokerNetwork, ProxyCommand: opts.ProxyCommand})
 	if err != nil {
 		return nil, fmt.Errorf("start embedded cluster: %w", err)
 	}
-	t := embeddedTarget(c, spec.BrokerConfigs)
+	t := embeddedTarget(c, brokerConfigs)
 	t.embedded, t.fresh = c, true
 	if spec.Network != nil {
 		// The study put its clients in another zone: that is what it measures.

@@ -40,8 +40,8 @@ var scalarFields = []string{
 }
 
 // mapFields are the fields whose remaining path is a free name: a Kafka config name, or
-// (capacity.slo) a percentile.
-var mapFields = []string{"topic.configs", "producers.properties", "consumers.properties", "capacity.slo"}
+// (capacity.slo) a percentile; cluster.broker_configs.<name> is part of the cluster shape.
+var mapFields = []string{"topic.configs", "producers.properties", "consumers.properties", "capacity.slo", "cluster.broker_configs"}
 
 // fieldChoices lists every valid field path, for error messages.
 func fieldChoices() []string {
@@ -127,6 +127,11 @@ func (s *Scenario) setField(path, value string) error {
 				return err
 			}
 			s.Capacity.SLO[p] = d
+		case "cluster.broker_configs":
+			// A server.properties entry of the scenario's cluster shape (a cluster of its own).
+			if _, err := s.setShapeField(path, value); err != nil {
+				return err
+			}
 		}
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/redact"
 )
 
 // Shape is the embedded cluster a scenario runs on: everything that takes a cluster
@@ -24,6 +25,47 @@ type Shape struct {
 	Heap string
 	// Limits are each broker's CPU quota, pinning and disk class.
 	Limits flavor.Limits
+	// BrokerConfigs are the server.properties entries parameters set on top of
+	// cluster.broker_configs (cluster.broker_configs.<name>), as sorted name=value lines so
+	// the shape stays comparable; "" for none. BrokerConfigMap reads them.
+	BrokerConfigs string
+}
+
+// BrokerConfigMap returns the shape's own broker configs by name (nil for none).
+func (s Shape) BrokerConfigMap() map[string]string {
+	if s.BrokerConfigs == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(s.BrokerConfigs, "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		out[k] = v
+	}
+	return out
+}
+
+// setBrokerConfig sets one of the shape's own broker configs, keeping the lines sorted.
+func (s *Shape) setBrokerConfig(name, value string) error {
+	if !brokerConfigName.MatchString(name) {
+		return fmt.Errorf("%q is not a Kafka config name (lowercase words joined by dots, e.g. log.flush.interval.messages)", name)
+	}
+	if redact.IsSecret(name) {
+		return fmt.Errorf("%s holds a secret, which a parameter value would show in scenario shapes and reports: set it in cluster.broker_configs, which is redacted", name)
+	}
+	if strings.ContainsAny(value, "\n") {
+		return fmt.Errorf("broker config %s: a value may not span lines", name)
+	}
+	m := s.BrokerConfigMap()
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[name] = value
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		lines = append(lines, k+"="+m[k])
+	}
+	s.BrokerConfigs = strings.Join(lines, "\n")
+	return nil
 }
 
 // shapeOf is the shape the cluster section gives every scenario before parameters.
@@ -49,6 +91,9 @@ func (s Shape) String() string {
 	}
 	if s.Limits.Any() || s.Limits.Disk.Tmpfs {
 		parts = append(parts, s.Limits.String())
+	}
+	if s.BrokerConfigs != "" {
+		parts = append(parts, "broker configs "+strings.ReplaceAll(s.BrokerConfigs, "\n", ", "))
 	}
 	if len(parts) == 0 {
 		return "external cluster"
@@ -98,6 +143,9 @@ const maxBrokers = 16
 // setShapeField sets a cluster field; ok is false when path is not one.
 func (s *Scenario) setShapeField(path, value string) (ok bool, err error) {
 	c := &s.Cluster
+	if name, isConfig := strings.CutPrefix(path, "cluster.broker_configs."); isConfig {
+		return true, c.setBrokerConfig(name, value)
+	}
 	if key, isDisk := strings.CutPrefix(path, "cluster.disk."); isDisk {
 		c.Limits.Disk.Tmpfs = false
 		return true, c.Limits.Disk.Set(key, value)

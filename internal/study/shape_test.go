@@ -124,3 +124,58 @@ matrix: {brokers: [1, 3], acks: ["1", all]}
 		}
 	}
 }
+
+// TestShapeBrokerConfigs: cluster.broker_configs.<name> set by a parameter is part of the
+// scenario's cluster shape (a cluster of its own), on top of the cluster section's configs.
+func TestShapeBrokerConfigs(t *testing.T) {
+	for _, tc := range []struct {
+		name, study string
+		want        []string // each scenario's Shape.BrokerConfigs
+		groups      int
+		err         string
+	}{
+		{name: "a disk class with its flush", study: `cluster: {broker_configs: {num.io.threads: 4}}
+parameters:
+  disk:
+    plain: {}
+    high-io: {cluster.disk.write_mib_per_sec: 6, cluster.broker_configs.log.flush.interval.messages: 1, cluster.broker_configs.log.flush.interval.ms: 1000}
+matrix: {disk: [plain, high-io]}`,
+			// sorted by name: log.flush.interval.messages before log.flush.interval.ms
+			want: []string{"", "log.flush.interval.messages=1\nlog.flush.interval.ms=1000"}, groups: 2},
+		{name: "a field path as the parameter", study: "matrix: {cluster.broker_configs.num.io.threads: [4, 8]}",
+			want: []string{"num.io.threads=4", "num.io.threads=8"}, groups: 2},
+		{name: "not a config name", study: "matrix: {cluster.broker_configs.Num.IO: [4]}",
+			err: "\"Num.IO\" is not a Kafka config name"},
+		{name: "a secret", study: "matrix: {cluster.broker_configs.ssl.keystore.password: [x]}",
+			err: "holds a secret"},
+		{name: "external", study: "cluster: {external: {bootstrap: k:9092}}\nmatrix: {cluster.broker_configs.num.io.threads: [4]}",
+			err: "applies only to the embedded cluster"},
+	} {
+		plan, err := Parse("f.yaml", []byte("name: f\n"+tc.study+"\n"))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		for i, sc := range plan.Scenarios {
+			if sc.Cluster.BrokerConfigs != tc.want[i] {
+				t.Errorf("%s: scenario %s: broker configs %q, want %q", tc.name, sc.ID, sc.Cluster.BrokerConfigs, tc.want[i])
+			}
+		}
+		if n := len(plan.ShapeGroups()); n != tc.groups {
+			t.Errorf("%s: %d shape groups, want %d", tc.name, n, tc.groups)
+		}
+	}
+	s := Shape{Brokers: 3, BrokerConfigs: "log.flush.interval.messages=1\nnum.io.threads=4"}
+	if got, want := s.String(), "3 brokers, broker configs log.flush.interval.messages=1, num.io.threads=4"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if m := s.BrokerConfigMap(); len(m) != 2 || m["num.io.threads"] != "4" || m["log.flush.interval.messages"] != "1" {
+		t.Errorf("BrokerConfigMap() = %v", m)
+	}
+}

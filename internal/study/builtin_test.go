@@ -71,6 +71,8 @@ func TestBuiltinHypotheses(t *testing.T) {
 			{"batch=1KiB,replicas=3,acks=1", "batch=1KiB,replicas=1,acks=1"},
 			{"batch=1KiB,replicas=3,acks=1", "batch=1KiB,replicas=3,acks=-1"},
 			{"batch=1KiB,replicas=3,acks=1", "batch=1KiB,replicas=3,acks=-1"},
+			{"batch=1KiB,replicas=1,acks=1", "batch=1KiB,replicas=1,acks=1,zone=cross-az"},
+			{"batch=1KiB,replicas=1,acks=1", "batch=1KiB,replicas=1,acks=1,zone=cross-az"},
 		},
 		"dms-tps": {
 			{"partitions=30", "listener=sasl"},
@@ -78,6 +80,9 @@ func TestBuiltinHypotheses(t *testing.T) {
 			{"partitions=30", "flush=sync"},
 			{"partitions=3", "partitions=100"},
 			{"partitions=12", "partitions=3"},
+			{"broker_cpus=0.5", "broker_cpus=0.25"},
+			{"broker_cpus=1", "broker_cpus=0.5"},
+			{"disk=ultra-high-io", "disk=high-io"},
 		},
 		"kafka08-tuning": {
 			{"threads=4,batch=10,replicas=1", "threads=1,batch=1,replicas=1"},
@@ -106,6 +111,7 @@ func TestBuiltinHypotheses(t *testing.T) {
 			{"fetch_size=1MiB", "fetch_size=1KiB"},
 			{"fetch_size=4MiB", "fetch_size=1MiB"},
 			{"messages=500000", "messages=10000"},
+			{"producers=6,partitions=2xbrokers,brokers=6", "producers=3,partitions=2xbrokers,brokers=3"},
 		},
 	}
 	for _, name := range Builtins() {

@@ -1,0 +1,27 @@
+package study
+
+import (
+	"os"
+	"testing"
+)
+
+// TestExampleStudies loads the studies under docs/examples, which the docs run and quote,
+// so that a format change cannot leave them unloadable.
+func TestExampleStudies(t *testing.T) {
+	for _, name := range []string{"conditions"} {
+		path := "../../docs/examples/" + name + ".yaml"
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := Parse(path, data)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		// client_rtt runs live on the first cluster; broker_cpus, disk, brokers and
+		// kafka_version each take a cluster of their own: 1 + 4 shapes.
+		if n := len(plan.ShapeGroups()); n != 5 {
+			t.Errorf("%s: %d cluster shapes, want 5", path, n)
+		}
+	}
+}

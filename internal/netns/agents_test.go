@@ -1,0 +1,157 @@
+package netns_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/netns"
+)
+
+// syncBuffer collects a process's output while it runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startAgent starts kbench agent inside h and stops it by its PID when t ends (SIGINT, as
+// Ctrl-C ends an agent, then SIGKILL if it lingers).
+func startAgent(t *testing.T, h netns.Host, bootstrap, name string) *syncBuffer {
+	t.Helper()
+	out := &syncBuffer{}
+	cmd := helper(t, context.Background(), h, "kbench", "agent", "--bootstrap-server", bootstrap, "--name", name)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start agent %s in %s: %v", name, h.Name, err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	return out
+}
+
+var agentLine = regexp.MustCompile(`(?m)^agent (\S+) \(.*\): (\d+) producers, (\d+) records sent, (\d+) acked, (\d+) failed, (\d+) unsent`)
+
+// TestAgentsInHosts runs three agents, each in a host of its own, and kbench produce
+// --agents 3 in the root namespace: the merged total must equal the sum of the agents'
+// lines and the records the brokers hold. On one 2-core machine this proves the protocol
+// and the merge across network namespaces, not scaling.
+func TestAgentsInHosts(t *testing.T) {
+	hosts := newNet(t, 3)
+	c := startCluster(t, hosts.Server().String())
+	const topic, records = "netns-agents", 3000
+	createTopic(t, c.Bootstrap(), topic, 3)
+
+	var outs []*syncBuffer
+	for i, h := range hosts.Hosts {
+		outs = append(outs, startAgent(t, h, c.Bootstrap(), fmt.Sprintf("host-%d", i)))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	coord := exec.CommandContext(ctx, self, "produce", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
+		"--num-records", strconv.Itoa(records), "--record-size", "100", "--throughput", "-1",
+		"--producers", "3", "--agents", "3")
+	coord.Env = append(os.Environ(), helperEnv+"=kbench")
+	out, err := coord.CombinedOutput()
+	if err != nil {
+		for i, o := range outs {
+			t.Logf("agent host-%d:\n%s", i, o)
+		}
+		t.Fatalf("kbench produce --agents 3: %v\n%s", err, out)
+	}
+	t.Logf("kbench produce --agents 3:\n%s", out)
+
+	// The merged summary comes first: "3000 records sent, ...", as Kafka's tool prints it.
+	if !regexp.MustCompile(`(?m)^3000 records sent`).Match(out) {
+		t.Errorf("no merged summary of 3000 records in:\n%s", out)
+	}
+	var names []string
+	var acked int64
+	for _, m := range agentLine.FindAllStringSubmatch(string(out), -1) {
+		names = append(names, m[1])
+		a, _ := strconv.ParseInt(m[4], 10, 64)
+		acked += a
+		if m[5] != "0" || m[6] != "0" {
+			t.Errorf("agent %s: %s failed, %s unsent", m[1], m[5], m[6])
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"host-0", "host-1", "host-2"}) {
+		t.Fatalf("agent lines for %v, want host-0..2:\n%s", names, out)
+	}
+	// Each agent's acknowledged records add up to the run's: 3000 in all.
+	if acked != records {
+		t.Errorf("agents acked %d in all, want %d:\n%s", acked, records, out)
+	}
+	if got := endOffsets(t, c.Bootstrap(), topic); got != records {
+		t.Errorf("brokers hold %d records of %s, want %d", got, topic, records)
+	}
+}
+
+func createTopic(t *testing.T, bootstrap, topic string, partitions int32) {
+	t.Helper()
+	client, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	admin := kadm.NewClient(client)
+	resp, err := admin.CreateTopic(context.Background(), partitions, 1, nil, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		t.Fatalf("create topic %s: %v", topic, err)
+	}
+	// The broker's metadata follows the controller a moment later; kbench produce checks
+	// the topic first, so wait until metadata shows it.
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	for {
+		topics, err := admin.ListTopics(ctx, topic)
+		if err == nil && topics.Has(topic) && len(topics[topic].Partitions) == int(partitions) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("topic %s not in metadata: %v", topic, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -46,6 +46,8 @@ Type=exec
 	b.WriteString(`# A restarted agent cannot rejoin a run in progress: a failed agent stays failed and the
 # coordinator reports it by name.
 Restart=no
+# kbench exits with 130 when stopped (SIGTERM from systemctl stop): how an agent ends.
+SuccessExitStatus=130
 # The agent needs no privilege: an unprivileged user made for the service, a private
 # directory of its own, a read-only system.
 DynamicUser=yes

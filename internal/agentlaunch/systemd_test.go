@@ -82,6 +82,9 @@ func TestSystemdUnit(t *testing.T) {
 	if got := u.one(t, "Service", "Restart"); got != "no" {
 		t.Errorf("Restart = %q, want no", got)
 	}
+	if got := u.one(t, "Service", "SuccessExitStatus"); got != "130" {
+		t.Errorf("SuccessExitStatus = %q, want 130 (kbench's exit code when stopped)", got)
+	}
 	if got := u.one(t, "Service", "DynamicUser"); got != "yes" {
 		t.Errorf("DynamicUser = %q, want yes", got)
 	}

@@ -37,6 +37,7 @@ func newRunCommand() *cobra.Command {
 		runsDir       string
 		formats       string
 		seed          uint64
+		af            agentFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run STUDY",
@@ -59,6 +60,13 @@ not exist yet unless --allow-existing-group NAME), never anything else, and asks
 loading the cluster, on loopback too, unless --yes is given. Without --metrics-url the run
 measures what the clients see; broker figures are then absent.
 
+With --agents N every scenario's producers run on N remote agents (kbench agent on other
+hosts, coordinated through a control topic kbench-<run>-control on the cluster) and none
+here; the repeat's figures are the agents' merged exactly, and each agent's own result is
+kept in scenarios/<id>/agents/ and shown in the report with the agents' start skew. An agent
+that goes silent for 3 s or fails aborts the repeat on every agent and makes it invalid,
+naming the agent.
+
 Exit codes: 0 done, 1 error, 5 every repeat invalid, 130 interrupted.
 
 Examples:
@@ -67,6 +75,7 @@ Examples:
   kbench run quick --dry-run
   kbench run quick --seed 12345
   kbench run my-study.yaml --bootstrap-server kafka1:9092 --command-config client.properties --max-rate 50000
+  kbench run quick --bootstrap-server kafka1:9092 --agents 3
   kbench run --resume runs/2026-11-22-1530-quick`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -99,7 +108,7 @@ Examples:
 				return err
 			}
 			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed,
-				AllowExistingGroups: allowGroups,
+				AllowExistingGroups: allowGroups, Agents: af.agents, AgentTimeout: af.timeout,
 				Progress:            cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
 			if plan.Cluster.Network != nil || plan.Cluster.BrokerNetwork != nil {
 				// The proxies run as their own process, so their CPU is not the client's.
@@ -130,6 +139,7 @@ Examples:
 	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker in node-id order (external clusters; brokers without one are measured from the clients only)")
 	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
 	f.StringArrayVar(&allowGroups, "allow-existing-group", nil, "let the study's consumer group NAME be one that exists on the cluster (never deleted); once per group")
+	af.register(f)
 	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster kbench did not start")
 	f.StringVar(&runsDir, "runs-dir", "runs", "where run directories are created")
 	f.Uint64Var(&seed, "seed", 0, "seed of the interleaved run order, to replay a run's order (default: a random seed, printed)")

@@ -28,6 +28,8 @@ type Repeat struct {
 	// Capacity is the capacity search run after the measured window, on the same topic,
 	// when the scenario asks for one (absent otherwise).
 	Capacity *Capacity `json:"capacity,omitempty"`
+	// Agents is set when the load ran on remote agents (kbench run --agents N).
+	Agents *Agents `json:"agents,omitempty"`
 }
 
 // Workload is what the scenario asked the clients to do; with Topic it is enough to write

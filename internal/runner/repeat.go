@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/results"
@@ -33,6 +34,8 @@ type runner struct {
 	topics   topics
 	groups   groups
 	progress *progress
+	// coord runs the producers on remote agents (Options.Agents); nil runs them here.
+	coord *agent.Coordinator
 }
 
 // runAll runs the repeats not yet in the run directory, in the run's interleaved order.
@@ -138,6 +141,11 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		return invalid(err)
 	}
 	m.fill(rep, filled)
+	if m.agents != nil {
+		if rep.Agents, err = r.recordAgents(sc, n, m.agents); err != nil {
+			return invalid(err)
+		}
+	}
 	if sc.Capacity.Enabled() {
 		rep.Capacity = r.searchCapacity(ctx, topic, sc)
 	}
@@ -266,6 +274,8 @@ type measurement struct {
 	// profile when producers and consumers ran at once.
 	producerShare float64
 	split         bool
+	// agents is the producers' run on remote agents, when they ran there.
+	agents *agent.Outcome
 }
 
 // measure runs the scenario's load on topic, which holds filled records already (a
@@ -301,7 +311,7 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 			defer wg.Done()
 			defer close(producing)
 			withRole(ctx, roleProducer, func(ctx context.Context) {
-				m.prod, m.prodErr = load.Produce(ctx, cfg, func(t load.Tick) {
+				m.prod, m.agents, m.prodErr = r.produce(ctx, sc, cfg, func(t load.Tick) {
 					m.window.produceTick(t)
 					r.progress.produceTick(t, sampler)
 				})

@@ -56,6 +56,10 @@ type Options struct {
 	Log io.Writer
 	// Version is kbench's version, recorded in the run.
 	Version string
+	// Agents, when more than 0, runs every scenario's producers on that many remote agents
+	// (kbench agent) and none here; AgentTimeout bounds the wait for them to join.
+	Agents       int
+	AgentTimeout time.Duration
 }
 
 // Outcome is what a run left behind.
@@ -96,6 +100,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		}
 	}
 	if err := refuseShapes(opts); err != nil {
+		return nil, err
+	}
+	if err := refuseAgents(opts); err != nil {
 		return nil, err
 	}
 	// A resume starts the cluster of the first shape with repeats left, none for the
@@ -144,6 +151,10 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir),
 		topics: topics{created: map[string]bool{}}, groups: groups{created: map[string]bool{}, shared: shared}}
 	defer r.cleanup()
+	defer r.closeAgents()
+	if err := r.openAgents(ctx); err != nil {
+		return out, finish(dir, run, err)
+	}
 	if target.fresh {
 		if err := r.warmCluster(ctx); err != nil {
 			return out, finish(dir, run, err)

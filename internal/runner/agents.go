@@ -1,0 +1,92 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kbench/kbench/internal/agent"
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/study"
+)
+
+// refuseAgents refuses what a run on agents cannot do: agents reach one cluster, the one
+// they were started for, so a study that starts a cluster per shape cannot use them.
+func refuseAgents(opts Options) error {
+	if opts.Agents == 0 {
+		return nil
+	}
+	if opts.Agents < 0 {
+		return fmt.Errorf("--agents %d is negative", opts.Agents)
+	}
+	if opts.Plan.VariesShape() {
+		return fmt.Errorf("study %s varies the cluster's shape (%d clusters, one after the other); agents reach one cluster: run it without --agents", opts.Plan.Name, len(opts.Plan.ShapeGroups()))
+	}
+	return nil
+}
+
+// openAgents waits for the run's agents on its control topic, when the load runs on agents.
+func (r *runner) openAgents(ctx context.Context) error {
+	if r.opts.Agents == 0 {
+		return nil
+	}
+	fmt.Fprintf(r.opts.Log, "waiting up to %v for %d agents on control topic %s\n", r.opts.AgentTimeout, r.opts.Agents, agent.ControlTopic(r.prefix))
+	co, err := agent.Open(ctx, agent.CoordinatorConfig{
+		Bootstrap: r.target.bootstrap, Properties: r.target.props, Prefix: r.prefix,
+		Agents: r.opts.Agents, JoinTimeout: r.opts.AgentTimeout, Version: r.opts.Version,
+		Log: func(s string) { fmt.Fprintln(r.opts.Log, s) },
+	})
+	r.coord = co // closed (its topic deleted) even when the wait failed
+	if err != nil {
+		return fmt.Errorf("agents: %w", err)
+	}
+	return nil
+}
+
+// closeAgents ends the run on the agents and deletes the control topic.
+func (r *runner) closeAgents() {
+	if r.coord == nil {
+		return
+	}
+	if err := r.coord.Close(); err != nil {
+		fmt.Fprintf(r.opts.Log, "cleanup: %v\n", err)
+	}
+}
+
+// produce runs a scenario's producers: here, or split between the agents (none here).
+func (r *runner) produce(ctx context.Context, sc study.Scenario, cfg load.ProducerConfig, tick func(load.Tick)) (*load.ProduceResult, *agent.Outcome, error) {
+	if r.coord == nil {
+		res, err := load.Produce(ctx, cfg, tick)
+		return res, nil, err
+	}
+	s := load.Schedule{Rate: cfg.Rate, Records: cfg.Records, Duration: cfg.Duration, WarmupRecords: cfg.WarmupRecords, Warmup: cfg.Warmup}
+	o, err := r.coord.Produce(ctx, sc.ID, cfg, s, tick)
+	if err != nil {
+		return nil, nil, fmt.Errorf("on agents: %w", err)
+	}
+	return o.Merged, o, nil
+}
+
+// recordAgents writes each agent's whole result beside the repeat's file and returns the
+// repeat's per-agent rows.
+func (r *runner) recordAgents(sc study.Scenario, n int, o *agent.Outcome) (*results.Agents, error) {
+	a := &results.Agents{StartSkewMs: o.StartSkewMs, ControlBytes: o.ControlBytes}
+	for _, ar := range o.Agents {
+		if ar.Result == nil {
+			continue
+		}
+		res := *ar.Result
+		res.Settings = results.Redact(res.Settings)
+		ar.Result = &res
+		file, err := results.WriteAgent(r.dir, sc.ID, n, ar.Agent, ar)
+		if err != nil {
+			return nil, err
+		}
+		a.Rows = append(a.Rows, results.AgentRow{Agent: ar.Agent, Host: ar.Host, Producers: ar.Share.Producers,
+			ShareRecords: ar.Share.Records, ShareRate: ar.Share.Rate, Sent: res.Sent, Acked: res.Total.Acked,
+			Failed: res.Total.Failed, Unsent: res.Unsent, RecordsPerSec: res.Total.RecordsPerSec,
+			P99Us: res.Total.DueLatency.P99Us, StartOffsetMs: ar.StartOffsetMs, File: strings.ReplaceAll(file, "\\", "/")})
+	}
+	return a, nil
+}

@@ -109,7 +109,7 @@ Examples:
 			}
 			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed,
 				AllowExistingGroups: allowGroups, Agents: af.agents, AgentTimeout: af.timeout,
-				Progress:            cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
+				Progress: cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
 			if plan.Cluster.Network != nil || plan.Cluster.BrokerNetwork != nil {
 				// The proxies run as their own process, so their CPU is not the client's.
 				if opts.ProxyCommand, err = proxyCommand(); err != nil {

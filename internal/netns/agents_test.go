@@ -1,9 +1,11 @@
 package netns_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -55,6 +57,7 @@ func startAgent(t *testing.T, h netns.Host, bootstrap, name string) *syncBuffer 
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):
+			t.Logf("agent %s did not end within 30 s of SIGINT: killed\n%s", name, out)
 			_ = cmd.Process.Kill()
 			<-done
 		}
@@ -153,5 +156,72 @@ func createTopic(t *testing.T, bootstrap, topic string, partitions int32) {
 			t.Fatalf("topic %s not in metadata: %v", topic, err)
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+}
+
+var windowLine = regexp.MustCompile(`^\d+ records sent, [0-9.]+ records/sec`)
+
+// TestAgentCutOffAborts cuts one agent's host off the network mid-run (a partition: its
+// connections go silent, nothing is closed) and checks that kbench produce --agents 3
+// aborts and names that agent.
+func TestAgentCutOffAborts(t *testing.T) {
+	hosts := newNet(t, 3)
+	c := startCluster(t, hosts.Server().String())
+	const topic = "netns-cut"
+	createTopic(t, c.Bootstrap(), topic, 3)
+	for i, h := range hosts.Hosts {
+		startAgent(t, h, c.Bootstrap(), fmt.Sprintf("host-%d", i))
+	}
+	cut := hosts.Hosts[1]
+	// Restored before the agents are stopped (cleanups run last first), so host-1's agent
+	// can end.
+	t.Cleanup(func() { _ = cut.Restore(context.Background()) })
+
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Long enough that only an abort ends it early; a window line each second shows the
+	// load is running before the cut.
+	coord := exec.CommandContext(ctx, self, "produce", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
+		"--duration", "60s", "--record-size", "100", "--throughput", "3000", "--producers", "3",
+		"--agents", "3", "--reporting-interval", "1000")
+	coord.Env = append(os.Environ(), helperEnv+"=kbench")
+	out := &syncBuffer{}
+	pr, pw := io.Pipe()
+	coord.Stdout, coord.Stderr = io.MultiWriter(out, pw), out
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- coord.Wait(); pw.Close() }()
+
+	running := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if windowLine.MatchString(sc.Text()) && running != nil {
+				close(running)
+				running = nil
+			}
+		}
+	}()
+	select {
+	case <-running:
+	case err := <-exited:
+		t.Fatalf("kbench produce ended before any load: %v\n%s", err, out)
+	}
+	if err := cut.Cut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err = <-exited
+	t.Logf("kbench produce --agents 3, host-1 cut:\n%s", out)
+	if err == nil {
+		t.Fatalf("kbench produce succeeded with host-1 cut off")
+	}
+	if !strings.Contains(out.String(), "agent host-1 silent") {
+		t.Errorf("the error does not name host-1 as silent:\n%s", out)
 	}
 }

@@ -48,6 +48,19 @@ func (h Host) Command(ctx context.Context, name string, args ...string) *exec.Cm
 	return exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", h.Name, name}, args...)...)
 }
 
+// Cut takes h's link down: the host drops off the network at once, its connections left
+// open but silent, as a pulled cable or a partition leaves them (no reset reaches either
+// side). Restore brings it back.
+func (h Host) Cut(ctx context.Context) error { return ip(ctx, "link", "set", h.link, "down") }
+
+// Restore undoes Cut. The host's default route went with the link, so it is added again.
+func (h Host) Restore(ctx context.Context) error {
+	if err := ip(ctx, "link", "set", h.link, "up"); err != nil {
+		return err
+	}
+	return ip(ctx, "-n", h.Name, "route", "replace", "default", "via", h.Gateway.String())
+}
+
 // Available returns nil when this process can make hosts, otherwise an error saying why
 // (tests skip with it).
 func Available() error {

@@ -182,3 +182,39 @@ func TestNewRemovesStale(t *testing.T) {
 		t.Errorf("stale veth %s not removed", link)
 	}
 }
+
+// TestCutRestore checks that a cut host reaches nothing and a restored one reaches the
+// server again.
+func TestCutRestore(t *testing.T) {
+	hosts := newNet(t, 1)
+	h := hosts.Hosts[0]
+	ln, err := net.Listen("tcp", netip.AddrPortFrom(hosts.Server(), 0).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conn.Close()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	if err := h.Cut(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// dial gives up after its own 5 s timeout: the SYN goes nowhere.
+	if err := helper(t, ctx, h, "dial "+ln.Addr().String()).Run(); err == nil {
+		t.Error("a cut host reached the server")
+	}
+	if err := h.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := helper(t, ctx, h, "dial "+ln.Addr().String()).CombinedOutput(); err != nil {
+		t.Errorf("restored host: %v: %s", err, out)
+	}
+}

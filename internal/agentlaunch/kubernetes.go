@@ -38,9 +38,24 @@ type podTemplateSpec struct {
 
 type podSpec struct {
 	RestartPolicy             string                     `yaml:"restartPolicy"`
+	SecurityContext           podSecurityContext         `yaml:"securityContext"`
 	TopologySpreadConstraints []topologySpreadConstraint `yaml:"topologySpreadConstraints"`
 	Containers                []container                `yaml:"containers"`
 	Volumes                   []volume                   `yaml:"volumes,omitempty"`
+}
+
+type podSecurityContext struct {
+	RunAsNonRoot bool `yaml:"runAsNonRoot"`
+	RunAsUser    int  `yaml:"runAsUser"`
+	RunAsGroup   int  `yaml:"runAsGroup"`
+	FSGroup      int  `yaml:"fsGroup"`
+}
+
+type securityContext struct {
+	AllowPrivilegeEscalation bool `yaml:"allowPrivilegeEscalation"`
+	Capabilities             struct {
+		Drop []string `yaml:"drop"`
+	} `yaml:"capabilities"`
 }
 
 type topologySpreadConstraint struct {
@@ -55,12 +70,13 @@ type labelSelector struct {
 }
 
 type container struct {
-	Name         string        `yaml:"name"`
-	Image        string        `yaml:"image"`
-	Command      []string      `yaml:"command"`
-	Env          []envVar      `yaml:"env"`
-	Resources    resources     `yaml:"resources"`
-	VolumeMounts []volumeMount `yaml:"volumeMounts,omitempty"`
+	Name            string          `yaml:"name"`
+	Image           string          `yaml:"image"`
+	Command         []string        `yaml:"command"`
+	Env             []envVar        `yaml:"env"`
+	Resources       resources       `yaml:"resources"`
+	SecurityContext securityContext `yaml:"securityContext"`
+	VolumeMounts    []volumeMount   `yaml:"volumeMounts,omitempty"`
 }
 
 type envVar struct {
@@ -93,6 +109,9 @@ type volume struct {
 	} `yaml:"secret"`
 }
 
+// agentUser is the user and group the agent's container runs as.
+const agentUser = 65532
+
 // agentCommand is the container's command line: the agent named from its completion index.
 func agentCommand(o Options) []string {
 	cmd := []string{"kbench", "agent", "--bootstrap-server", o.Bootstrap,
@@ -122,11 +141,17 @@ func kubernetesJob(o Options) job {
 			Limits:   map[string]string{"memory": o.Memory},
 		},
 	}
+	// The agent needs no privilege: no escalation, no capabilities.
+	c.SecurityContext.Capabilities.Drop = []string{"ALL"}
 	c.Env[0].ValueFrom.FieldRef.FieldPath = fmt.Sprintf("metadata.annotations['%s']", indexAnnotation)
 	spec := podSpec{
 		// A restarted agent cannot rejoin a run in progress: a failed agent stays failed
 		// and the coordinator reports it by name.
 		RestartPolicy: "Never",
+		// Any image's user is replaced by an unprivileged one (65532, "nonroot" in
+		// distroless images); the Secret's files belong to its group (fsGroup), which is
+		// how a user other than root reads them.
+		SecurityContext: podSecurityContext{RunAsNonRoot: true, RunAsUser: agentUser, RunAsGroup: agentUser, FSGroup: agentUser},
 		// Agents on separate nodes are separate client hosts, which is why there are agents;
 		// ScheduleAnyway still runs them all when there are fewer nodes than agents.
 		TopologySpreadConstraints: []topologySpreadConstraint{{
@@ -138,7 +163,8 @@ func kubernetesJob(o Options) job {
 		c.VolumeMounts = []volumeMount{{Name: "command-config", MountPath: secretDir, ReadOnly: true}}
 		v := volume{Name: "command-config"}
 		v.Secret.SecretName = o.Secret
-		v.Secret.DefaultMode = 0o400 // readable by the agent's user only: it holds passwords
+		// Readable by the owner and the agent's group (fsGroup), nobody else: it holds passwords.
+		v.Secret.DefaultMode = 0o440
 		spec.Volumes = []volume{v}
 	}
 	spec.Containers = []container{c}

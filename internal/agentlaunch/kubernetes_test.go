@@ -82,6 +82,15 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	if !c.Resources.Limits.Cpu().IsZero() {
 		t.Errorf("cpu limit = %s, want none (a CFS quota adds stalls to the measured latency)", c.Resources.Limits.Cpu())
 	}
+	// The agent runs unprivileged: a non-root user, no escalation, no capabilities.
+	psc, csc := pod.SecurityContext, c.SecurityContext
+	if psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser == 0 {
+		t.Errorf("pod securityContext = %+v, want a non-root user", psc)
+	}
+	if csc == nil || csc.AllowPrivilegeEscalation == nil || *csc.AllowPrivilegeEscalation ||
+		csc.Capabilities == nil || !slices.Equal(csc.Capabilities.Drop, []corev1.Capability{"ALL"}) {
+		t.Errorf("container securityContext = %+v, want no escalation and all capabilities dropped", csc)
+	}
 	if got := s.Template.Labels["app.kubernetes.io/instance"]; got != "kbench-agent" {
 		t.Errorf("pod label app.kubernetes.io/instance = %q", got)
 	}
@@ -132,9 +141,15 @@ func TestKubernetesSecret(t *testing.T) {
 	if v.Secret.SecretName != "kbench-client" {
 		t.Errorf("secretName = %q", v.Secret.SecretName)
 	}
-	// 0400 octal = 4*64 = 256: the owner reads, nobody else.
-	if v.Secret.DefaultMode == nil || *v.Secret.DefaultMode != 256 {
-		t.Errorf("defaultMode = %v, want 256 (0400)", v.Secret.DefaultMode)
+	// 0440 octal = 4*64 + 4*8 = 288: the owner and the group read, nobody else.
+	if v.Secret.DefaultMode == nil || *v.Secret.DefaultMode != 288 {
+		t.Errorf("defaultMode = %v, want 288 (0440)", v.Secret.DefaultMode)
+	}
+	// The files' group is fsGroup: it must be the group the agent runs as, or a non-root
+	// agent cannot read its own properties.
+	sc := pod.SecurityContext
+	if sc == nil || sc.FSGroup == nil || sc.RunAsGroup == nil || *sc.FSGroup != *sc.RunAsGroup {
+		t.Errorf("pod securityContext %+v: fsGroup must equal runAsGroup", sc)
 	}
 	c := pod.Containers[0]
 	if len(c.VolumeMounts) != 1 || c.VolumeMounts[0].Name != v.Name || !c.VolumeMounts[0].ReadOnly {

@@ -73,6 +73,11 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("### 4.4 Capacity\n\n%s\n\n", capacityIntro)
 		mdResultTable(b, capacityTable(m))
 	}
+	if len(m.Agents) > 0 {
+		p("### 4.5 Load from agents\n\n%s\n\n", agentsIntro)
+		head, rows := agentTable(m)
+		mdTable(b, head, rows)
+	}
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {

@@ -176,3 +176,37 @@ func TestSilentAgentAbortsFake(t *testing.T) {
 		t.Errorf("next scenario err = %v", err)
 	}
 }
+
+// TestLateAgentCannotJoin: an agent started after the run's first scenario does not join it.
+func TestLateAgentCannotJoin(t *testing.T) {
+	bs := fakeCluster(t)
+	startAgents(t, bs, "v1", "a")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var coordLog logLines
+	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0004", Agents: 1, JoinTimeout: 30 * time.Second, Version: "v1", Log: coordLog.add})
+	if co != nil {
+		defer co.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := load.ProducerConfig{Topic: "t", Producers: 1, RecordSize: 10}
+	if _, err := co.Produce(ctx, "s1", job, load.Schedule{Records: 10}, nil); err != nil {
+		t.Fatal(err)
+	}
+	late := startAgents(t, bs, "v1", "late")["late"]
+	// The late agent reads the run's history, sees its plan and stays out; the next
+	// scenario still runs on the one agent admitted.
+	deadline := time.Now().Add(10 * time.Second)
+	for !late.has("not joining run kbench-test-0004: it is in progress") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !late.has("not joining run kbench-test-0004: it is in progress") {
+		t.Errorf("late agent log %q", late.lines)
+	}
+	o, err := co.Produce(ctx, "s2", job, load.Schedule{Records: 10}, nil)
+	if err != nil || len(o.Agents) != 1 || o.Merged.Total.Acked != 10 {
+		t.Errorf("second scenario %+v, %v", o, err)
+	}
+}

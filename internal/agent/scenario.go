@@ -151,6 +151,10 @@ func (sc *scenarioRun) await(ctx context.Context, det *detector, want Kind, dead
 			}
 		case m := <-sc.c.msgs:
 			det.seen(m.From, time.Now())
+			if m.Kind == KindJoin {
+				sc.c.refuseLate(ctx, m.From)
+				continue
+			}
 			if m.Epoch != sc.epoch {
 				continue
 			}
@@ -172,6 +176,18 @@ func (sc *scenarioRun) await(ctx context.Context, det *detector, want Kind, dead
 		}
 	}
 	return nil
+}
+
+// refuseLate refuses an agent that asks to join once the run's agents are complete.
+func (c *Coordinator) refuseLate(ctx context.Context, name string) {
+	for _, a := range c.agents {
+		if a.Name == name {
+			return // a join sent twice; the agent was admitted
+		}
+	}
+	reason := "the run is in progress with its agents (a late or restarted agent cannot join a run in progress)"
+	c.cfg.Log(fmt.Sprintf("refused agent %s: %s", name, reason))
+	_ = c.send(ctx, Message{Kind: KindRefuse, To: name, Reason: reason})
 }
 
 func missing(names []string, got map[string]bool) []string {

@@ -44,7 +44,8 @@ func (c *Cluster) broker(id int) (Broker, error) {
 }
 
 // Kill sends sig (one of Signals) to broker id's process, by its PID, once that PID is
-// checked to be the broker's. It does not wait: see WaitExited.
+// checked to be the broker's. After SIGSTOP it returns once the process is stopped (the
+// signal is delivered asynchronously); it does not wait for an exit: see WaitExited.
 func (c *Cluster) Kill(id int, sig syscall.Signal) error {
 	if !slices.Contains(Signals, sig) {
 		return fmt.Errorf("signal %v: want one of %v", sig, Signals)
@@ -58,6 +59,13 @@ func (c *Cluster) Kill(id int, sig syscall.Signal) error {
 	}
 	if err := syscall.Kill(b.PID, sig); err != nil {
 		return fmt.Errorf("send %v to broker %d (pid %d): %w", sig, id, b.PID, err)
+	}
+	if sig == syscall.SIGSTOP {
+		for deadline := time.Now().Add(5 * time.Second); procState(b.PID) != 'T'; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("broker %d (pid %d) not stopped 5s after SIGSTOP (state %q)", id, b.PID, procState(b.PID))
+			}
+		}
 	}
 	return nil
 }

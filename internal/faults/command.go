@@ -57,7 +57,7 @@ func (t *command) Check(ctx context.Context, p Plan) error {
 	}
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	md, err := kadm.NewClient(t.client).BrokerMetadata(rctx)
+	md, err := kadm.NewClient(t.client).BrokerMetadata(fresh(rctx))
 	if err != nil {
 		return fmt.Errorf("list the brokers: %w", err)
 	}

@@ -98,8 +98,9 @@ func (t *embedded) Inject(ctx context.Context, s Step) (Injection, error) {
 	return inj, fmt.Errorf("action %q: not one of kill, term, pause, cut", s.Action)
 }
 
-// restart starts broker id again once its process has gone; a broker that outlives a
-// SIGTERM past the bound is killed first, so the heal always ends with a fresh broker.
+// restart starts broker id again once its process has gone, and returns once it is
+// registered; a broker that outlives a SIGTERM past the bound is killed first, so the heal
+// always ends with a fresh broker.
 func (t *embedded) restart(ctx context.Context, id int32) (string, error) {
 	if t.c.Alive()[int(id)] {
 		if err := t.c.Kill(int(id), syscall.SIGKILL); err != nil {
@@ -113,7 +114,45 @@ func (t *embedded) restart(ctx context.Context, id int32) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := waitRegistered(ctx, t.client, id); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("restarted broker %d (pid %d)", id, b.PID), nil
+}
+
+// registerTimeout bounds the wait for a restarted broker to be back in the cluster's
+// metadata; it recovers its logs first, which takes longer the more it holds.
+const registerTimeout = 2 * time.Minute
+
+// waitRegistered waits until broker id is in the cluster's metadata again: a KRaft cluster
+// lists only unfenced brokers, so the broker has caught up with the metadata log and can
+// lead and follow partitions. A listening port alone comes earlier, and the next fault
+// would then find fewer brokers than the plan assumes.
+func waitRegistered(ctx context.Context, client *kgo.Client, id int32) error {
+	ctx, cancel := context.WithTimeout(ctx, registerTimeout)
+	defer cancel()
+	admin := kadm.NewClient(client)
+	last := "no answer"
+	for {
+		rctx, rcancel := context.WithTimeout(ctx, 5*time.Second)
+		md, err := admin.BrokerMetadata(fresh(rctx))
+		rcancel()
+		if err != nil {
+			last = err.Error()
+		} else {
+			last = fmt.Sprintf("brokers %v", md.Brokers.NodeIDs())
+			for _, b := range md.Brokers {
+				if b.NodeID == id {
+					return nil
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("restarted broker %d not back in the cluster's metadata within %s (last: %s)", id, registerTimeout, last)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
 }
 
 func pidOf(c *cluster.Cluster, id int32) int {
@@ -140,7 +179,7 @@ func pick(ctx context.Context, client *kgo.Client, topic string, s Step) (int32,
 		id, err := activeController(rctx, client)
 		return id, "active controller", err
 	}
-	md, err := kadm.NewClient(client).Metadata(rctx, topic)
+	md, err := kadm.NewClient(client).Metadata(fresh(rctx), topic)
 	if err != nil {
 		return 0, "", fmt.Errorf("find the %s of %s-%d: %w", s.Role, topic, s.Partition, err)
 	}

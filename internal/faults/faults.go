@@ -50,8 +50,8 @@ type Event struct {
 	// after SIGKILL or a SIGTERM's controlled shutdown, stopped, cut).
 	At      time.Time `json:"at"`
 	Applied time.Time `json:"applied"`
-	// HealAt is when its heal began, HealedAt when it was done (a restarted broker
-	// listening, SIGCONT sent, the proxies reopened); zero while not healed.
+	// HealAt is when its heal began, HealedAt when it was done (a restarted broker back
+	// in the cluster's metadata, SIGCONT sent, the proxies reopened); zero while not healed.
 	HealAt   time.Time `json:"heal_at,omitzero"`
 	HealedAt time.Time `json:"healed_at,omitzero"`
 	// HealDetail says how it was healed: "restarted broker 2 (pid 4300)".

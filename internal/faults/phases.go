@@ -14,7 +14,8 @@ const (
 	PhaseInject = "inject"
 	// PhaseImpact has the fault in effect: the broker down, stopped or cut.
 	PhaseImpact = "impact"
-	// PhaseHeal runs while the fault is undone: a broker restarting until it listens.
+	// PhaseHeal runs while the fault is undone: a broker restarting until it is registered
+	// again.
 	PhaseHeal = "heal"
 	// PhaseRecover follows a heal until the next fault or the run's end: the broker
 	// catching up and rejoining the ISR, clients finding the leaders again.

@@ -21,7 +21,7 @@ func WaitRecovered(ctx context.Context, admin *kadm.Client, topic string, timeou
 	var lastErr error
 	for {
 		rctx, rcancel := context.WithTimeout(ctx, 5*time.Second)
-		md, err := admin.Metadata(rctx, topic)
+		md, err := admin.Metadata(fresh(rctx), topic)
 		rcancel()
 		if err == nil {
 			short, lastErr = shortPartitions(md, topic)
@@ -75,3 +75,11 @@ func listShort(short []string) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(short[:5], ", "), len(short)-5)
 }
+
+// fresh makes kadm ask the cluster rather than answer from the client's metadata cache,
+// which kadm uses by default: topic data up to 5 s old (kgo's MetadataMinAge) and a broker
+// list not refreshed at all by a request without topics. Faults need the cluster as it is
+// now: a leader from before the last election would send a kill to the wrong broker, and
+// an ISR from before the fault would report a recovery that has not happened. kadm skips
+// its cache when asked for authorized operations (KIP-430), which cost nothing more here.
+func fresh(ctx context.Context) context.Context { return kadm.WithAuthorizedOps(ctx) }

@@ -1,6 +1,10 @@
 package verify
 
-import "time"
+import (
+	"time"
+
+	"github.com/kbench/kbench/internal/faults"
+)
 
 // Row is one second of the load, for the availability timeline.
 type Row struct {
@@ -15,22 +19,12 @@ type Row struct {
 	P99Ms float64 `json:"p99_ms"`
 }
 
-// The phases of a run under faults, as chaos harnesses name them.
-const (
-	PhaseSteady  = "steady"  // no fault active, writes at the offered rate
-	PhaseImpact  = "impact"  // from a fault's injection until writes resumed
-	PhaseHeal    = "heal"    // writes resumed, the fault not yet healed (a broker still down)
-	PhaseRecover = "recover" // healed, until writes are back near the offered rate
-)
-
 // resumedShare of the offered rate acknowledged in a second means writes resumed after a
-// fault; recoveredShare means the run is back to its steady state.
-const (
-	resumedShare   = 0.5
-	recoveredShare = 0.9
-)
+// fault.
+const resumedShare = 0.5
 
-// PhaseStats sums the rows of one phase.
+// PhaseStats sums the rows of one kind of phase (steady, inject, impact, heal, recover;
+// see internal/faults) over the whole run.
 type PhaseStats struct {
 	Phase   string  `json:"phase"`
 	Seconds float64 `json:"seconds"`
@@ -40,78 +34,62 @@ type PhaseStats struct {
 
 // Recovery is what one fault did to the writes.
 type Recovery struct {
-	Fault FaultEvent `json:"fault"`
-	// InjectedAt is seconds since the load began. ResumedAfter is the seconds from the
-	// injection to the start of the first second (the injection's own included, then 0) in
-	// which acknowledgements reached half the offered rate; -1 when they never did. It is
-	// as fine as the rows: a second.
+	Fault faults.Event `json:"fault"`
+	// InjectedAt and AppliedAt are seconds since the load began: when the fault began and
+	// when it took effect (a SIGTERM's controlled shutdown takes a while). ResumedAfter is
+	// the seconds from AppliedAt to the start of the first second (the one it took effect
+	// in included, then 0) in which acknowledgements reached half the offered rate; -1 when
+	// they never did. It is as fine as the rows: a second.
 	InjectedAt   float64 `json:"injected_at"`
+	AppliedAt    float64 `json:"applied_at"`
 	ResumedAfter float64 `json:"resumed_after"`
 }
 
-// Availability splits rows into phases around the faults and says how long after each
-// fault the writes resumed. rate is the offered rate in records/s, start the load's start.
-// Each row belongs to the phase of its middle; impact wins over heal over recover.
-func Availability(rows []Row, rate float64, start time.Time, faults []FaultEvent) ([]PhaseStats, []Recovery) {
-	type span struct {
-		phase    string
-		from, to float64
-	}
-	var spans []span
+// phaseOrder is the order phases are listed in.
+var phaseOrder = []string{faults.PhaseSteady, faults.PhaseInject, faults.PhaseImpact, faults.PhaseHeal, faults.PhaseRecover}
+
+// Availability sums the rows by phase and says how long after each fault the writes
+// resumed. rate is the offered rate in records/s, start the load's start; phases are the
+// time ranges of internal/faults (faults.Phases). A row belongs to the phase holding its
+// middle, steady when none does.
+func Availability(rows []Row, rate float64, start time.Time, events []faults.Event, phases []faults.Phase) ([]PhaseStats, []Recovery) {
 	var recs []Recovery
-	end := 0.0
-	if len(rows) > 0 {
-		end = rows[len(rows)-1].At
-	}
-	for _, f := range faults {
-		at := f.At.Sub(start).Seconds()
-		rec := Recovery{Fault: f, InjectedAt: at, ResumedAfter: -1}
-		resumed := end
+	for _, e := range events {
+		applied := e.Applied
+		if applied.IsZero() {
+			applied = e.At
+		}
+		at := applied.Sub(start).Seconds()
+		rec := Recovery{Fault: e, InjectedAt: e.At.Sub(start).Seconds(), AppliedAt: at, ResumedAfter: -1}
 		for _, r := range rows {
 			if r.At > at && perSecond(r) >= resumedShare*rate {
-				resumed = max(r.At-r.Seconds, at)
-				rec.ResumedAfter = resumed - at
+				rec.ResumedAfter = max(r.At-r.Seconds, at) - at
 				break
 			}
 		}
 		recs = append(recs, rec)
-		spans = append(spans, span{PhaseImpact, at, resumed})
-		healed := end
-		if !f.Healed.IsZero() {
-			healed = max(f.Healed.Sub(start).Seconds(), resumed)
-		}
-		spans = append(spans, span{PhaseHeal, resumed, healed})
-		recovered := end
-		for _, r := range rows {
-			if r.At-r.Seconds >= healed && perSecond(r) >= recoveredShare*rate {
-				recovered = r.At - r.Seconds
+	}
+	sums := map[string]*PhaseStats{}
+	for _, r := range rows {
+		mid := start.Add(time.Duration((r.At - r.Seconds/2) * float64(time.Second)))
+		name := faults.PhaseSteady
+		for _, p := range phases {
+			if !mid.Before(p.Start) && mid.Before(p.End) {
+				name = p.Name
 				break
 			}
 		}
-		spans = append(spans, span{PhaseRecover, healed, recovered})
-	}
-	order := []string{PhaseSteady, PhaseImpact, PhaseHeal, PhaseRecover}
-	rank := map[string]int{PhaseSteady: 0, PhaseRecover: 1, PhaseHeal: 2, PhaseImpact: 3}
-	sums := map[string]*PhaseStats{}
-	for _, r := range rows {
-		mid := r.At - r.Seconds/2
-		phase := PhaseSteady
-		for _, s := range spans {
-			if mid >= s.from && mid < s.to && rank[s.phase] > rank[phase] {
-				phase = s.phase
-			}
-		}
-		ps := sums[phase]
+		ps := sums[name]
 		if ps == nil {
-			ps = &PhaseStats{Phase: phase}
-			sums[phase] = ps
+			ps = &PhaseStats{Phase: name}
+			sums[name] = ps
 		}
 		ps.Seconds += r.Seconds
 		ps.Acked += r.Acked
 		ps.Failed += r.Failed
 	}
 	var out []PhaseStats
-	for _, p := range order {
+	for _, p := range phaseOrder {
 		if s := sums[p]; s != nil {
 			out = append(out, *s)
 		}

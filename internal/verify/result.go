@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/kbench/kbench/internal/faults"
 	"github.com/kbench/kbench/internal/numfmt"
 )
 
@@ -31,10 +32,12 @@ type Result struct {
 	Read     ReadStats `json:"read_back"`
 	// Faults, the phases around them and how soon writes resumed after each; Rows the
 	// per-second timeline.
-	Faults     []FaultEvent `json:"faults,omitempty"`
-	Phases     []PhaseStats `json:"phases,omitempty"`
-	Recoveries []Recovery   `json:"recoveries,omitempty"`
-	Rows       []Row        `json:"rows"`
+	FaultPlan   *faults.Plan   `json:"fault_plan,omitempty"`
+	Faults      []faults.Event `json:"faults,omitempty"`
+	FaultPhases []faults.Phase `json:"fault_phases,omitempty"`
+	Phases      []PhaseStats   `json:"phases,omitempty"`
+	Recoveries  []Recovery     `json:"recoveries,omitempty"`
+	Rows        []Row          `json:"rows"`
 	// Files are the history files beside verify.json, from which the counts can be
 	// recomputed.
 	Files []string `json:"files,omitempty"`

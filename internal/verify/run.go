@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/faults"
 	"github.com/kbench/kbench/internal/load"
 )
 
@@ -34,8 +35,11 @@ type Config struct {
 	Producers int
 	Rate      float64
 	Duration  time.Duration
-	// Faults, when set, run during the load.
-	Faults FaultRunner
+	// FaultPlan runs during the load on the target FaultTarget makes; Faults, when set,
+	// runs instead (tests).
+	FaultPlan   faults.Plan
+	FaultTarget FaultTarget
+	Faults      FaultRunner
 	// Dir, when set, receives verify.json and the history files.
 	Dir string
 	// Progress, when set, receives progress lines.
@@ -71,6 +75,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Duration <= 0 {
 		errs = append(errs, fmt.Errorf("--duration %v: want a positive duration such as 30s", c.Duration))
+	}
+	if end := c.FaultPlan.End(); end > 0 && c.Duration < end {
+		errs = append(errs, fmt.Errorf("--duration %v is shorter than the fault plan, whose last fault heals at %v", c.Duration, end))
+	}
+	if len(c.FaultPlan.Steps) > 0 && c.FaultTarget == nil && c.Faults == nil {
+		errs = append(errs, errors.New("--faults: no way to apply faults to this cluster"))
 	}
 	if a := strings.TrimSpace(c.ProducerProps["acks"]); a == "0" {
 		errs = append(errs, errors.New("--producer-props acks=0: the cluster acknowledges nothing, so there is no claim to check; use acks=1 or acks=all"))
@@ -133,6 +143,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(cfg.FaultPlan.Steps) > 0 && cfg.Faults == nil {
+		target, err := cfg.FaultTarget(cl, cfg.Topic)
+		if err != nil {
+			return nil, err
+		}
+		if err := target.Check(ctx, cfg.FaultPlan); err != nil {
+			return nil, err
+		}
+		cfg.Faults = &planRunner{plan: cfg.FaultPlan, target: target, admin: admin, topic: cfg.Topic}
+	}
 	created, err := createTopic(ctx, admin, &cfg)
 	if created {
 		defer func() {
@@ -148,16 +168,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Version: ResultVersion, Run: NewRunID(), Topic: cfg.Topic, Partitions: cfg.Partitions,
 		Replicas: cfg.Replicas, TopicConfigs: cfg.TopicConfigs, Producers: cfg.Producers, Rate: cfg.Rate,
 		DurationSeconds: cfg.Duration.Seconds()}
+	if len(cfg.FaultPlan.Steps) > 0 {
+		res.FaultPlan = &cfg.FaultPlan
+	}
 	h := NewHistory(res.Run, cfg.Producers, cfg.Partitions)
 	if err := produce(ctx, &cfg, h, res); err != nil {
 		return res, err
 	}
 	if cfg.Faults != nil {
 		cfg.progress("waiting for every broker and replica to recover")
-		rctx, cancel := context.WithTimeout(ctx, recoverTimeout)
-		err := cfg.Faults.Recovered(rctx)
-		cancel()
-		if err != nil {
+		if err := cfg.Faults.Recovered(ctx); err != nil {
 			return res, fmt.Errorf("the cluster did not recover after the faults, so a read-back would not be final: %w", err)
 		}
 	}
@@ -168,9 +188,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	return res, nil
 }
-
-// recoverTimeout bounds the wait for the cluster to be whole again after the faults.
-const recoverTimeout = 2 * time.Minute
 
 // produce runs the producers for the duration with the faults beside them, filling h and
 // the result's rows, faults and phases.
@@ -191,11 +208,11 @@ func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
 		faultsDone.Add(1)
 		go func() {
 			defer faultsDone.Done()
-			res.Faults, faultErr = cfg.Faults.Run(fctx, func(e FaultEvent) {
-				if e.Healed.IsZero() {
-					cfg.progress("%5.1fs fault: %s broker %d %s", e.At.Sub(start).Seconds(), e.Kind, e.Broker, e.Detail)
+			res.Faults, faultErr = cfg.Faults.Run(fctx, func(e faults.Event) {
+				if e.HealedAt.IsZero() {
+					cfg.progress("%5.1fs fault %s: %s", e.Applied.Sub(start).Seconds(), e.Kind, e.Detail)
 				} else {
-					cfg.progress("%5.1fs healed: %s broker %d", e.Healed.Sub(start).Seconds(), e.Kind, e.Broker)
+					cfg.progress("%5.1fs healed %s: %s", e.HealedAt.Sub(start).Seconds(), e.Kind, e.HealDetail)
 				}
 			})
 		}()
@@ -221,7 +238,10 @@ func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
 	if faultErr != nil {
 		return fmt.Errorf("faults: %w", faultErr)
 	}
-	res.Phases, res.Recoveries = Availability(res.Rows, cfg.Rate, start, res.Faults)
+	if cfg.Faults != nil {
+		res.FaultPhases = faults.Phases(res.Faults, start, time.Now())
+		res.Phases, res.Recoveries = Availability(res.Rows, cfg.Rate, start, res.Faults, res.FaultPhases)
+	}
 	return nil
 }
 

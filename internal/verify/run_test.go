@@ -9,22 +9,24 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kbench/kbench/internal/faults"
 )
 
 // fakeFaults reports one fault half a second in, healed at once.
 type fakeFaults struct{ recovered bool }
 
-func (f *fakeFaults) Run(ctx context.Context, on func(FaultEvent)) ([]FaultEvent, error) {
+func (f *fakeFaults) Run(ctx context.Context, on func(faults.Event)) ([]faults.Event, error) {
 	select {
 	case <-time.After(500 * time.Millisecond):
 	case <-ctx.Done():
 		return nil, nil
 	}
-	e := FaultEvent{At: time.Now(), Kind: "leader-kill", Broker: 1, Partition: 0}
+	e := faults.Event{At: time.Now(), Applied: time.Now(), Kind: "leader-kill", Broker: 1, Partition: 0}
 	on(e)
-	e.Healed = time.Now()
+	e.HealAt, e.HealedAt = time.Now(), time.Now()
 	on(e)
-	return []FaultEvent{e}, nil
+	return []faults.Event{e}, nil
 }
 
 func (f *fakeFaults) Recovered(context.Context) error { f.recovered = true; return nil }

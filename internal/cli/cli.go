@@ -77,6 +77,7 @@ latency percentiles, broker and client CPU.`,
 		newProduceCommand(), newConsumeCommand(), newCapacityCommand(),
 		newStudiesCommand(),
 		newZonesCommand(),
+		newVerifyCommand(),
 		newAgentCommand(),
 	)
 	return root

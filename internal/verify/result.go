@@ -15,6 +15,8 @@ const ResultVersion = 1
 type Result struct {
 	Version int    `json:"version"`
 	Run     uint64 `json:"run"`
+	// Cluster says which cluster was verified.
+	Cluster string `json:"cluster,omitempty"`
 	// The settings applied: the topic and its configs, the producers and their effective
 	// client properties, the load.
 	Topic            string            `json:"topic"`

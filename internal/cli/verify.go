@@ -1,0 +1,280 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/faults"
+	"github.com/kbench/kbench/internal/verify"
+)
+
+// exitAnomalies is verify's exit code when the check found anomalies: the run worked, the
+// claim did not hold.
+const exitAnomalies = 4
+
+// verifyFlags are kbench verify's flags.
+type verifyFlags struct {
+	props         clientPropertyFlags
+	replicas      int
+	minISR        int
+	partitions    int
+	producers     int
+	throughput    float64
+	duration      time.Duration
+	unclean       bool
+	faultSpec     string
+	seed          int64
+	faultCommands []string
+	yes           bool
+	clusterDir    string
+	brokers       int
+	bootstrap     string
+	commandConfig string
+	jsonOut       bool
+	runDir        string
+}
+
+func (f *verifyFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.IntVar(&f.replicas, "replicas", verify.DefaultReplicas, "replication factor of the topic verify creates")
+	fs.IntVar(&f.minISR, "min-insync-replicas", 2, "min.insync.replicas of the topic (0: the broker's default)")
+	fs.IntVar(&f.partitions, "partitions", verify.DefaultPartitions, "partitions of the topic")
+	fs.IntVar(&f.producers, "producers", verify.DefaultProducers, "independent producer clients")
+	fs.Float64Var(&f.throughput, "throughput", verify.DefaultRate, "records/s offered in total, open-loop")
+	fs.DurationVar(&f.duration, "duration", verify.DefaultDuration, "how long the producers send (at least the fault plan's length)")
+	fs.BoolVar(&f.unclean, "unclean-leader-election", false, "set unclean.leader.election.enable=true on the topic (a negative control: expect loss)")
+	fs.StringVar(&f.faultSpec, "faults", "", "fault plan, e.g. 'leader-kill x3 every 10s' (see docs/verify.md; default none)")
+	fs.Int64Var(&f.seed, "seed", 0, "seed of a random fault plan (default: a random seed, printed)")
+	fs.StringArrayVar(&f.faultCommands, "fault-command", nil, "external cluster: ID=COMMAND that kills and restarts broker ID (repeatable; needs --yes)")
+	fs.BoolVar(&f.yes, "yes", false, "confirm running the --fault-command lines on an external cluster")
+	fs.StringVar(&f.clusterDir, "cluster-dir", "", "use the running embedded cluster in DIR (kbench cluster up) instead of starting one")
+	fs.IntVar(&f.brokers, "brokers", 3, "brokers of the embedded cluster verify starts when given no cluster")
+	fs.StringVar(&f.bootstrap, "bootstrap-server", "", "verify an external cluster instead of starting one")
+	fs.StringVar(&f.commandConfig, "command-config", "", "client properties file (security settings) for --bootstrap-server")
+	fs.StringArrayVar(&f.props.props, "producer-props", nil, "producer properties name=value (several may follow the flag), e.g. acks=all")
+	fs.StringVar(&f.props.configFile, "producer.config", "", "producer properties file")
+	fs.BoolVar(&f.jsonOut, "json", false, "print the whole result as JSON on stdout")
+	fs.StringVar(&f.runDir, "run-dir", "", "directory for verify.json and the history files (default runs/<date>-verify)")
+}
+
+// config checks the flags and returns the run they describe, without touching a cluster:
+// the bootstrap servers, the fault target and the directory are filled in by the caller.
+func (f *verifyFlags) config(cmd *cobra.Command, args []string) (verify.Config, error) {
+	props, err := f.props.properties(args)
+	if err != nil {
+		return verify.Config{}, err
+	}
+	cfg := verify.Config{ProducerProps: props, Partitions: f.partitions, Replicas: f.replicas,
+		Producers: f.producers, Rate: f.throughput, Duration: f.duration, Bootstrap: f.bootstrap,
+		TopicConfigs: map[string]string{}}
+	if f.minISR < 0 || f.minISR > f.replicas {
+		return cfg, fmt.Errorf("--min-insync-replicas %d: want 0 (broker default) to --replicas %d", f.minISR, f.replicas)
+	}
+	if f.minISR > 0 {
+		cfg.TopicConfigs["min.insync.replicas"] = strconv.Itoa(f.minISR)
+	}
+	cfg.TopicConfigs["unclean.leader.election.enable"] = strconv.FormatBool(f.unclean)
+	if f.bootstrap != "" && f.clusterDir != "" {
+		return cfg, errors.New("--bootstrap-server and --cluster-dir: give one cluster")
+	}
+	if f.brokers < 1 || f.brokers > 32 {
+		return cfg, fmt.Errorf("--brokers %d: want 1 to 32", f.brokers)
+	}
+	if f.bootstrap == "" && f.clusterDir == "" && f.replicas > f.brokers {
+		return cfg, fmt.Errorf("--replicas %d: the embedded cluster has %d broker(s) (--brokers)", f.replicas, f.brokers)
+	}
+	if f.bootstrap == "" && (len(f.faultCommands) > 0 || f.commandConfig != "") {
+		return cfg, errors.New("--fault-command and --command-config are for an external cluster (--bootstrap-server)")
+	}
+	if cfg.FaultPlan, err = faults.Parse(f.faultSpec, f.seed); err != nil {
+		return cfg, fmt.Errorf("--faults: %w", err)
+	}
+	if len(cfg.FaultPlan.Steps) > 0 && f.bootstrap != "" && len(f.faultCommands) == 0 {
+		return cfg, errors.New("--faults on an external cluster needs --fault-command ID=COMMAND for each broker (and --yes)")
+	}
+	if len(cfg.FaultPlan.Steps) > 0 {
+		// Validate checks the plan fits the duration; the real target is made later.
+		cfg.FaultTarget = func(*kgo.Client, string) (faults.Target, error) { return nil, errors.New("no cluster yet") }
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, err
+	}
+	cfg.Topic = fmt.Sprintf("kbench-verify-%s-%04x", time.Now().Format("20060102-150405"), rand.IntN(1<<16))
+	return cfg, nil
+}
+
+func newVerifyCommand() *cobra.Command {
+	var f verifyFlags
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check that acknowledged records survive faults: lost, duplicated, reordered, inconsistent, unexpected",
+		Long: `Verify a durability claim: create a topic with the given replication settings, send
+sequenced records (producer, sequence and expected partition in every record) at a paced
+rate while a fault plan kills, stops or cuts brokers, wait until every replica is back in
+sync, read every partition back with a fresh consumer from the earliest offset to a stable
+high watermark, and compare with every acknowledgement. The anomalies are named as in
+Jepsen's Kafka analyses:
+
+  lost          acknowledged, never read
+  duplicated    read more than once
+  reordered     read after a later record of the same producer, in its partition
+  inconsistent  acknowledged at an offset that holds another record
+  unexpected    read, never sent
+
+Records that failed or were never answered yet are present are counted apart: no error.
+The last line is "lost N, duplicated N, reordered N, inconsistent N, unexpected N (of M
+acknowledged)". The run directory holds verify.json and the history (every acknowledgement,
+every read, every unacknowledged record) to recompute the counts without kbench.
+
+With no cluster given verify starts an embedded one (--brokers) and stops it at the end; with
+--cluster-dir it uses a running one (kbench cluster up). Against --bootstrap-server, faults
+need a --fault-command per broker and --yes. Only the topic verify created is deleted.
+
+Exit codes: 0 no anomaly, 4 anomalies found, 1 error, 130 interrupted.
+
+Examples:
+  kbench verify --duration 20s
+  kbench verify --replicas 3 --min-insync-replicas 2 --producer-props acks=all --faults 'leader-kill x3 every 10s' --duration 40s
+  kbench verify --producer-props acks=1 --min-insync-replicas 1 --faults 'leader-kill x3 every 5s heal 3s' --duration 20s
+  kbench verify --bootstrap-server kafka1:9092 --command-config client.properties --duration 60s --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := f.config(cmd, args)
+			if err != nil {
+				return err
+			}
+			return runVerify(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &f, cfg)
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+// runVerify finds or starts the cluster, runs the check, writes the run directory and
+// prints the verdict.
+func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cfg verify.Config) error {
+	cfg.Progress = func(s string) { fmt.Fprintln(stderr, s) }
+	if f.seed == 0 && len(cfg.FaultPlan.Steps) > 0 {
+		fmt.Fprintf(stderr, "fault plan: %s\n", planWords(cfg.FaultPlan))
+	}
+	var c *cluster.Cluster
+	var kind string
+	switch {
+	case f.bootstrap != "":
+		kind = "external " + f.bootstrap
+		if f.commandConfig != "" {
+			sec, err := cluster.ReadProperties(f.commandConfig)
+			if err != nil {
+				return err
+			}
+			cfg.Security = sec
+		}
+		if len(cfg.FaultPlan.Steps) > 0 {
+			cmds, err := faults.ParseCommands(f.faultCommands)
+			if err != nil {
+				return err
+			}
+			cfg.FaultTarget = func(cl *kgo.Client, topic string) (faults.Target, error) {
+				return faults.NewCommandTarget(cmds, f.yes, cl, topic)
+			}
+		}
+	case f.clusterDir != "":
+		var err error
+		if c, err = runningCluster(f.clusterDir); err != nil {
+			return err
+		}
+		kind = "embedded in " + f.clusterDir
+	default:
+		fmt.Fprintf(stderr, "starting an embedded %d-broker Kafka cluster\n", f.brokers)
+		started, err := cluster.Start(ctx, cluster.Options{Brokers: f.brokers, Log: stderr})
+		if err != nil {
+			return fmt.Errorf("start embedded cluster: %w", err)
+		}
+		defer started.Stop()
+		c, kind = started, fmt.Sprintf("embedded, %d brokers, Kafka %s", f.brokers, started.KafkaVersion())
+	}
+	if c != nil {
+		cfg.Bootstrap = c.Bootstrap()
+		if len(cfg.FaultPlan.Steps) > 0 {
+			cfg.FaultTarget = func(cl *kgo.Client, topic string) (faults.Target, error) {
+				return faults.NewEmbeddedTarget(c, cl, topic), nil
+			}
+		}
+	}
+	dir := f.runDir
+	if dir == "" {
+		dir = newVerifyDir("runs")
+	}
+	cfg.Dir = dir
+	res, err := verify.Run(ctx, cfg)
+	if res != nil && res.Totals.Sent > 0 {
+		res.Cluster = kind
+		if werr := verify.WriteResult(dir, res); werr != nil {
+			fmt.Fprintf(stderr, "%v\n", werr)
+		} else {
+			fmt.Fprintf(stderr, "run directory: %s\n", dir)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return &exitError{code: interruptExitCode, msg: "interrupted: the topic was deleted, nothing was checked"}
+		}
+		return err
+	}
+	return printVerdict(stdout, stderr, f.jsonOut, res)
+}
+
+// printVerdict prints the result (as JSON with --json, the two lines otherwise) and turns
+// anomalies into exit code 4.
+func printVerdict(stdout, stderr io.Writer, jsonOut bool, res *verify.Result) error {
+	lines := stdout
+	if jsonOut {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return fmt.Errorf("unable to encode the result: %w", err)
+		}
+		fmt.Fprintln(stdout, string(b))
+		lines = stderr
+	}
+	fmt.Fprintln(lines, res.Accounting())
+	fmt.Fprintln(lines, res.Verdict())
+	if !res.Clean() {
+		return &exitError{code: exitAnomalies}
+	}
+	return nil
+}
+
+// planWords lists a plan's steps for the progress lines.
+func planWords(p faults.Plan) string {
+	s := ""
+	for i, st := range p.Steps {
+		if i > 0 {
+			s += "; "
+		}
+		s += st.String()
+	}
+	return s
+}
+
+// newVerifyDir returns a fresh directory name under root: <date>-verify, -2, -3... when taken.
+func newVerifyDir(root string) string {
+	base := filepath.Join(root, time.Now().Format("2006-01-02-1504")+"-verify")
+	dir := base
+	for i := 2; ; i++ {
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			return dir
+		}
+		dir = fmt.Sprintf("%s-%d", base, i)
+	}
+}

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kbench/kbench/internal/verify"
+)
+
+// TestVerifyConfig checks the step from flags to the run's configuration.
+func TestVerifyConfig(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		check func(t *testing.T, c verify.Config)
+	}{
+		{"defaults", nil, func(t *testing.T, c verify.Config) {
+			if c.Replicas != 3 || c.Partitions != verify.DefaultPartitions || c.Producers != verify.DefaultProducers ||
+				c.Rate != verify.DefaultRate || c.Duration != verify.DefaultDuration {
+				t.Errorf("config = %+v", c)
+			}
+			if c.TopicConfigs["min.insync.replicas"] != "2" || c.TopicConfigs["unclean.leader.election.enable"] != "false" {
+				t.Errorf("topic configs = %v", c.TopicConfigs)
+			}
+			if !strings.HasPrefix(c.Topic, "kbench-verify-") || len(c.FaultPlan.Steps) != 0 {
+				t.Errorf("topic %q, plan %+v", c.Topic, c.FaultPlan)
+			}
+		}},
+		{"the positive case", []string{"--replicas", "3", "--min-insync-replicas", "2", "--producer-props", "acks=all",
+			"--faults", "leader-kill x3 every 10s", "--duration", "40s", "--throughput", "500", "--producers", "2", "--partitions", "4"},
+			func(t *testing.T, c verify.Config) {
+				// Three steps at 0s, 10s and 20s, each down 5 s (the default heal).
+				if len(c.FaultPlan.Steps) != 3 || c.FaultPlan.End() != 25*time.Second {
+					t.Errorf("plan = %+v", c.FaultPlan)
+				}
+				if c.ProducerProps["acks"] != "all" || c.Rate != 500 || c.Producers != 2 || c.Partitions != 4 || c.Duration != 40*time.Second {
+					t.Errorf("config = %+v", c)
+				}
+			}},
+		{"unclean negative control", []string{"--unclean-leader-election", "--min-insync-replicas", "1", "--producer-props", "acks=1"},
+			func(t *testing.T, c verify.Config) {
+				if c.TopicConfigs["unclean.leader.election.enable"] != "true" || c.TopicConfigs["min.insync.replicas"] != "1" {
+					t.Errorf("topic configs = %v", c.TopicConfigs)
+				}
+			}},
+		{"broker default min.insync.replicas", []string{"--min-insync-replicas", "0"}, func(t *testing.T, c verify.Config) {
+			if _, set := c.TopicConfigs["min.insync.replicas"]; set {
+				t.Errorf("topic configs = %v, want min.insync.replicas unset", c.TopicConfigs)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f verifyFlags
+			cmd := &cobra.Command{Use: "verify"}
+			f.register(cmd)
+			if err := cmd.ParseFlags(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			c, err := f.config(cmd, cmd.Flags().Args())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+// TestVerifyBadInput: each bad input is one line naming the flag, exit 1, within seconds,
+// and nothing created (no run directory).
+func TestVerifyBadInput(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	dead := closedPort(t)
+	tests := []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"unknown fault", []string{"--faults", "leader-explode"}, "--faults"},
+		{"negative duration", []string{"--duration", "-5s"}, "--duration -5s"},
+		{"acks=0", []string{"--producer-props", "acks=0"}, "acks=0"},
+		{"replicas above brokers", []string{"--replicas", "4"}, "--replicas 4"},
+		{"min.insync above replicas", []string{"--min-insync-replicas", "4"}, "--min-insync-replicas 4"},
+		{"duration shorter than the plan", []string{"--faults", "leader-kill x3 every 10s", "--duration", "10s"}, "shorter than the fault plan"},
+		{"external faults without commands", []string{"--bootstrap-server", dead, "--faults", "leader-kill"}, "--fault-command"},
+		{"unreachable cluster", []string{"--bootstrap-server", dead, "--duration", "2s"}, "unable to reach the cluster"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"verify", "--run-dir", runDir}, tt.args...)
+			_, stderr, code := runKbench(args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != 1 || len(lines) != 1 || !strings.Contains(lines[0], tt.says) {
+				t.Errorf("exit %d, stderr %q; want 1 and one line containing %q", code, stderr, tt.says)
+			}
+			if _, err := os.Stat(runDir); err == nil {
+				t.Errorf("run directory %s was created", runDir)
+			}
+		})
+	}
+}
+
+// TestVerifyFake runs kbench verify against kfake: a clean run prints the two lines, exits
+// 0 and leaves verify.json holding the same counts.
+func TestVerifyFake(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	runDir := filepath.Join(t.TempDir(), "run")
+	stdout, stderr, code := runKbench("verify", "--bootstrap-server", strings.Join(c.ListenAddrs(), ","), "--replicas", "1",
+		"--min-insync-replicas", "1", "--partitions", "3", "--producers", "2", "--throughput", "400", "--duration", "1s",
+		"--run-dir", runDir)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "lost 0, duplicated 0, reordered 0, inconsistent 0, unexpected 0 (of ") {
+		t.Fatalf("stdout %q", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(runDir, verify.ResultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res verify.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict() != lines[1] || res.Totals.Acked == 0 || res.Read.Records != res.Totals.Acked {
+		t.Errorf("verify.json verdict %q acked %d read %d; printed %q", res.Verdict(), res.Totals.Acked, res.Read.Records, lines[1])
+	}
+}

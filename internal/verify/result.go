@@ -34,12 +34,14 @@ type Result struct {
 	Read     ReadStats `json:"read_back"`
 	// Faults, the phases around them and how soon writes resumed after each; Rows the
 	// per-second timeline.
-	FaultPlan   *faults.Plan   `json:"fault_plan,omitempty"`
-	Faults      []faults.Event `json:"faults,omitempty"`
-	FaultPhases []faults.Phase `json:"fault_phases,omitempty"`
-	Phases      []PhaseStats   `json:"phases,omitempty"`
-	Recoveries  []Recovery     `json:"recoveries,omitempty"`
-	Rows        []Row          `json:"rows"`
+	FaultPlan *faults.Plan `json:"fault_plan,omitempty"`
+	// FaultsCutShort says why fewer faults were applied than planned, "" when all were.
+	FaultsCutShort string         `json:"faults_cut_short,omitempty"`
+	Faults         []faults.Event `json:"faults,omitempty"`
+	FaultPhases    []faults.Phase `json:"fault_phases,omitempty"`
+	Phases         []PhaseStats   `json:"phases,omitempty"`
+	Recoveries     []Recovery     `json:"recoveries,omitempty"`
+	Rows           []Row          `json:"rows"`
 	// Files are the history files beside verify.json, from which the counts can be
 	// recomputed.
 	Files []string `json:"files,omitempty"`

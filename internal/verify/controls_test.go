@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -106,7 +107,7 @@ func TestControlUncleanElectionLoses(t *testing.T) {
 	clustertest.Need(t, testCluster)
 	cfg := controlConfig(t, "", 50*time.Second, "all", 2, 1, true)
 	cfg.Partitions, cfg.Rate = 1, 500
-	cl, err := kgo.NewClient(kgo.SeedBrokers(testCluster.Bootstrap()))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,8 @@ func (r *truncation) Run(ctx context.Context, on func(faults.Event)) ([]faults.E
 	}
 	var events []faults.Event
 	// 1. Pause the follower until the controller fences it and the ISR is the leader alone.
-	pause := faults.Event{Kind: "pause-follower", Broker: follower, At: time.Now()}
+	pause := faults.Event{Kind: "pause-follower", Broker: follower, At: time.Now(),
+		Detail: fmt.Sprintf("SIGSTOP broker %d, follower of %s-0", follower, r.topic)}
 	if err := testCluster.Kill(int(follower), syscall.SIGSTOP); err != nil {
 		return nil, err
 	}
@@ -162,7 +164,8 @@ func (r *truncation) Run(ctx context.Context, on func(faults.Event)) ([]faults.E
 	r.t.Logf("follower %d out of the ISR; the leader %d writes alone", follower, leader)
 	time.Sleep(3 * time.Second) // records only the leader has
 	// 2. Kill the leader, then resume the stale follower: the only live replica.
-	kill := faults.Event{Kind: "leader-kill", Broker: leader, At: time.Now()}
+	kill := faults.Event{Kind: "leader-kill", Broker: leader, At: time.Now(),
+		Detail: fmt.Sprintf("SIGKILL broker %d, leader of %s-0 alone in its ISR", leader, r.topic)}
 	if err := testCluster.Kill(int(leader), syscall.SIGKILL); err != nil {
 		return events, err
 	}
@@ -182,6 +185,7 @@ func (r *truncation) Run(ctx context.Context, on func(faults.Event)) ([]faults.E
 	}
 	resumed = true
 	pause.HealAt, pause.HealedAt = time.Now(), time.Now()
+	pause.HealDetail = fmt.Sprintf("SIGCONT broker %d, now the only live replica", follower)
 	on(pause)
 	events = append(events, pause)
 	if err := r.waitFor(ctx, func(l int32, _ []int32) bool { return l == follower }); err != nil {
@@ -196,6 +200,7 @@ func (r *truncation) Run(ctx context.Context, on func(faults.Event)) ([]faults.E
 	}
 	restarted = true
 	kill.HealedAt = time.Now()
+	kill.HealDetail = fmt.Sprintf("restarted broker %d: it truncates to the new leader's log", leader)
 	on(kill)
 	return append(events, kill), nil
 }

@@ -69,7 +69,7 @@ func (w *worker) onPlan(ctx context.Context, m received) {
 		w.cfg.Log(fmt.Sprintf("scenario %s: %v", m.Plan.Scenario, err))
 		return
 	}
-	w.prod, w.sch = prod, sch
+	w.prod, w.sch, w.share = prod, sch, *share
 	w.cfg.Log(fmt.Sprintf("scenario %s: %d producers from #%d, %s, %s", m.Plan.Scenario, share.Producers, share.FirstProducer, rateText(share.Rate), countText(sch)))
 	if err := w.send(ctx, Message{Kind: KindReady, Epoch: w.epoch}); err != nil {
 		w.cfg.Log(err.Error())
@@ -97,6 +97,11 @@ func (w *worker) startTrial(start time.Time) {
 	tr := &trialRun{cancel: cancel, done: make(chan struct{})}
 	w.trial = tr
 	topic, run, epoch, prod, sch, scenario := w.topic, w.runs[w.topic].run, w.epoch, w.prod, w.sch, w.plan.Scenario
+	var ccfg *load.ConsumerConfig
+	if w.plan.Consumers != nil {
+		c := w.share.consumerConfig(w.plan, w.cfg.Bootstrap, connection(w.cfg.Properties))
+		ccfg = &c
+	}
 	send := func(m Message) {
 		m.Run, m.Epoch = run, epoch
 		w.ctl.sendAsync(topic, m)
@@ -109,12 +114,27 @@ func (w *worker) startTrial(start time.Time) {
 		case <-time.After(time.Until(start)):
 		}
 		send(Message{Kind: KindStarted, Start: time.Now().UTC()})
+		var cons *consumeRun
+		if ccfg != nil {
+			cons = startConsume(tctx, *ccfg)
+		}
 		seq := 0
 		res, err := prod.Trial(tctx, sch, func(t load.Tick) {
 			seq++
 			send(Message{Kind: KindStats, Stats: &Stats{Seq: seq, Elapsed: t.Elapsed, Interval: t.Interval, Warmup: t.Warmup,
 				Acked: t.Acked, Failed: t.Failed, Bytes: t.Bytes, Due: t.DueHistogram, Send: t.SendHistogram}})
 		})
+		var consumed *load.ConsumeResult
+		if cons != nil {
+			var want int64
+			if res != nil {
+				want = res.Total.Acked
+			}
+			var cerr error
+			if consumed, cerr = cons.finish(want); err == nil && cerr != nil {
+				err = fmt.Errorf("consume: %w", cerr)
+			}
+		}
 		if tctx.Err() != nil {
 			return // aborted: the coordinator no longer waits for this trial
 		}
@@ -123,7 +143,11 @@ func (w *worker) startTrial(start time.Time) {
 			w.cfg.Log(fmt.Sprintf("scenario %s failed: %v", scenario, err))
 			return
 		}
-		send(Message{Kind: KindDone, Result: res})
-		w.cfg.Log(fmt.Sprintf("scenario %s done: %d records acknowledged, %d failed, %d unsent", scenario, res.Total.Acked, res.Total.Failed, res.Unsent))
+		send(Message{Kind: KindDone, Result: res, Consumed: consumed})
+		line := fmt.Sprintf("scenario %s done: %d records acknowledged, %d failed, %d unsent", scenario, res.Total.Acked, res.Total.Failed, res.Unsent)
+		if consumed != nil {
+			line += fmt.Sprintf(", %d consumed", consumed.Records)
+		}
+		w.cfg.Log(line)
 	}()
 }

@@ -79,7 +79,7 @@ func TestThreeAgentsFake(t *testing.T) {
 	job := load.ProducerConfig{Topic: "t", Producers: 5, RecordSize: 100, TickInterval: 200 * time.Millisecond,
 		Properties: map[string]string{"sasl.mechanism": "SCRAM-SHA-512-not-sent", "acks": "1"}}
 	var ticks int64
-	o, err := co.Produce(ctx, "s1", job, load.Schedule{Records: 1000, Rate: 2000}, func(t load.Tick) { ticks += t.Acked })
+	o, err := co.Produce(ctx, Job{Scenario: "s1", Producers: job, Schedule: load.Schedule{Records: 1000, Rate: 2000}}, func(t load.Tick) { ticks += t.Acked })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestSilentAgentAbortsFake(t *testing.T) {
 	}
 	job := load.ProducerConfig{Topic: "t", Producers: 3, RecordSize: 10}
 	killed := false
-	_, err = co.Produce(ctx, "s1", job, load.Schedule{Duration: time.Minute, Rate: 300}, func(load.Tick) {
+	_, err = co.Produce(ctx, Job{Scenario: "s1", Producers: job, Schedule: load.Schedule{Duration: time.Minute, Rate: 300}}, func(load.Tick) {
 		if !killed {
 			killed = true
 			kill()
@@ -172,7 +172,7 @@ func TestSilentAgentAbortsFake(t *testing.T) {
 		t.Errorf("agent a did not log the abort: %q", logs["a"].lines)
 	}
 	// The run lost an agent: the next scenario fails at once, naming it.
-	if _, err := co.Produce(ctx, "s2", job, load.Schedule{Records: 10}, nil); err == nil || !strings.Contains(err.Error(), "victim") {
+	if _, err := co.Produce(ctx, Job{Scenario: "s2", Producers: job, Schedule: load.Schedule{Records: 10}}, nil); err == nil || !strings.Contains(err.Error(), "victim") {
 		t.Errorf("next scenario err = %v", err)
 	}
 }
@@ -192,7 +192,7 @@ func TestLateAgentCannotJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := load.ProducerConfig{Topic: "t", Producers: 1, RecordSize: 10}
-	if _, err := co.Produce(ctx, "s1", job, load.Schedule{Records: 10}, nil); err != nil {
+	if _, err := co.Produce(ctx, Job{Scenario: "s1", Producers: job, Schedule: load.Schedule{Records: 10}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	late := startAgents(t, bs, "v1", "late")["late"]
@@ -205,8 +205,44 @@ func TestLateAgentCannotJoin(t *testing.T) {
 	if !late.has("not joining run kbench-test-0004: it is in progress") {
 		t.Errorf("late agent log %q", late.lines)
 	}
-	o, err := co.Produce(ctx, "s2", job, load.Schedule{Records: 10}, nil)
+	o, err := co.Produce(ctx, Job{Scenario: "s2", Producers: job, Schedule: load.Schedule{Records: 10}}, nil)
 	if err != nil || len(o.Agents) != 1 || o.Merged.Total.Acked != 10 {
 		t.Errorf("second scenario %+v, %v", o, err)
+	}
+}
+
+// TestAgentsConsumeTheirOwnPartitions: with consumers, each agent's producers write only
+// its partitions and its consumers read them: every agent consumes exactly what it had
+// acknowledged, and every end-to-end latency is measured in the agent that sent the record.
+func TestAgentsConsumeTheirOwnPartitions(t *testing.T) {
+	bs := fakeCluster(t)
+	startAgents(t, bs, "v1", "a", "b", "c")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0005", Agents: 3, JoinTimeout: 30 * time.Second, Version: "v1"})
+	if co != nil {
+		defer co.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := Job{Scenario: "pc", Producers: load.ProducerConfig{Topic: "t", Producers: 3, RecordSize: 10, TimestampHeader: true},
+		Schedule:  load.Schedule{Records: 900, Rate: 3000},
+		Consumers: &load.ConsumerConfig{Topics: []string{"t"}, Consumers: 3, Timeout: time.Minute}, Partitions: 3}
+	o, err := co.Produce(ctx, job, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 partitions on 3 agents: one each, 0, 1 and 2 in join order; 300 records each.
+	for i, a := range o.Agents {
+		if len(a.Share.Partitions) != 1 || a.Share.Partitions[0] != int32(i) || a.Share.Consumers != 1 {
+			t.Errorf("agent %s share %+v", a.Agent, a.Share)
+		}
+		if a.Consumed == nil || a.Consumed.Records != a.Result.Total.Acked || a.Result.Total.Acked != 300 {
+			t.Errorf("agent %s acked %d, consumed %+v", a.Agent, a.Result.Total.Acked, a.Consumed)
+		}
+	}
+	if c := o.MergedConsume; c == nil || c.Records != 900 || c.EndToEnd.Count != 900 || c.EndToEndSource != "header" {
+		t.Errorf("merged consume %+v", c)
 	}
 }

@@ -68,6 +68,8 @@ type Message struct {
 	Stats *Stats    `json:"stats,omitempty"`
 	// Result is an agent's whole accounting: counts and the full histograms.
 	Result *load.ProduceResult `json:"result,omitempty"`
+	// Consumed is an agent's consumers' accounting, when the scenario consumes.
+	Consumed *load.ConsumeResult `json:"consumed,omitempty"`
 }
 
 // OpenRun describes a run open for agents.
@@ -94,6 +96,10 @@ type Plan struct {
 	// Schedule is the whole scenario's schedule; each share takes its part of it.
 	Schedule load.Schedule `json:"schedule"`
 	Shares   []Share       `json:"shares"`
+	// Consumers, when set, is the consumers' job (topic, properties without connection
+	// settings): each agent runs its share's consumers on its share's partitions, until they
+	// read every record its producers had acknowledged.
+	Consumers *load.ConsumerConfig `json:"consumers,omitempty"`
 }
 
 // Stats is one tick of an agent's trial: its interval's counts and latency histograms.

@@ -88,15 +88,16 @@ func startAgents(t *testing.T, bin, prefix string, n int) []*agentProc {
 
 // TestRunOnThreeAgentProcesses runs a study with --agents 3, the agents and the coordinator
 // separate kbench processes: the repeat's totals are the sum of the per-agent files, its p99
-// the p99 of the agents' histograms merged here, and every acknowledged record is consumed.
+// the p99 of the agents' histograms merged here, and every acknowledged record is consumed,
+// each agent reading the partition its own producers wrote.
 func TestRunOnThreeAgentProcesses(t *testing.T) {
 	clustertest.Need(t, testCluster)
 	bin := kbenchBinary(t)
 	startAgents(t, bin, "run", 3)
 	dir := t.TempDir()
 	study := filepath.Join(dir, "agents.yaml")
-	// 4 producers at 1500 records/s for 1 s of warm-up and 2 s measured, one consumer on the
-	// coordinator's host reading everything back.
+	// 4 producers at 1500 records/s for 1 s of warm-up and 2 s measured, 3 partitions (one
+	// per agent) and one consumer per agent.
 	if err := os.WriteFile(study, []byte(`
 name: t-agents
 repeats: 1
@@ -140,6 +141,10 @@ defaults:
 		}
 		acked += ar.Result.Total.Acked
 		sent += ar.Result.Sent
+		// Each agent's consumer read its own partitions: exactly what its producers wrote.
+		if ar.Consumed == nil || ar.Consumed.Records != ar.Result.Total.Acked || len(ar.Share.Partitions) != 1 {
+			t.Errorf("agent %s: partitions %v, acked %d, consumed %+v", row.Agent, ar.Share.Partitions, ar.Result.Total.Acked, ar.Consumed)
+		}
 		steadyDue.Merge(ar.Result.Steady.DueHistogram)
 		t.Logf("agent %s: %d producers, %d sent, %d acked, steady p99 %d us, start offset %.1f ms",
 			row.Agent, row.Producers, ar.Result.Sent, ar.Result.Total.Acked, ar.Result.Steady.DueLatency.P99Us, row.StartOffsetMs)
@@ -150,6 +155,9 @@ defaults:
 	}
 	if r != nil && (r.Consumed == nil || *r.Consumed != acked) {
 		t.Errorf("consumed %v, want every one of the %d acknowledged", r.Consumed, acked)
+	}
+	if e := rep.Summary.EndToEnd; e == nil || e.Count != acked {
+		t.Errorf("end-to-end latency %+v, want one per record (%d), measured on the agents", e, acked)
 	}
 	// The merged p99 is the p99 of the union, merged here from the agents' own histograms.
 	byHand := steadyDue.Summary()

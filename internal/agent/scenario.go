@@ -21,13 +21,17 @@ type AgentResult struct {
 	Started       time.Time           `json:"started"`
 	StartOffsetMs float64             `json:"start_offset_ms"`
 	Result        *load.ProduceResult `json:"result"`
+	// Consumed is its consumers' accounting, when the scenario consumes.
+	Consumed *load.ConsumeResult `json:"consumed,omitempty"`
 }
 
 // Outcome is one scenario run on agents.
 type Outcome struct {
 	// Merged is the agents' results merged exactly (load.MergeResults).
 	Merged *load.ProduceResult `json:"merged"`
-	Agents []AgentResult       `json:"agents"`
+	// MergedConsume is the agents' consumers merged, when the scenario consumes.
+	MergedConsume *load.ConsumeResult `json:"merged_consume,omitempty"`
+	Agents        []AgentResult       `json:"agents"`
 	// Start is the barrier the coordinator set; StartSkewMs the spread of the agents'
 	// actual starts (latest minus earliest), as their clocks tell it.
 	Start       time.Time `json:"start"`
@@ -37,11 +41,25 @@ type Outcome struct {
 	ControlBytes int64 `json:"control_bytes"`
 }
 
-// Produce runs one scenario's producers on the agents: job is the whole load (its
-// Producers, Seed and properties) and s its schedule; each agent runs its Split share.
-// tick, if not nil, gets the merged ticks. An agent that fails or goes silent aborts the
-// scenario on every agent, and the error names it.
-func (c *Coordinator) Produce(ctx context.Context, scenario string, job load.ProducerConfig, s load.Schedule, tick func(load.Tick)) (*Outcome, error) {
+// Job is one scenario's load for the agents.
+type Job struct {
+	// Scenario names it in the agents' log lines.
+	Scenario string
+	// Producers is the whole producer load (its Producers, Seed, properties) and Schedule
+	// its schedule; each agent runs its Split share.
+	Producers load.ProducerConfig
+	Schedule  load.Schedule
+	// Consumers, when set, runs consumers on the agents: each reads the partitions its own
+	// producers write (SplitPartitions of the topic's Partitions), so no end-to-end
+	// latency crosses hosts. Its Consumers is the total, split like the producers.
+	Consumers  *load.ConsumerConfig
+	Partitions int
+}
+
+// Produce runs one scenario on the agents. tick, if not nil, gets the merged ticks. An
+// agent that fails or goes silent aborts the scenario on every agent, and the error names
+// it.
+func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)) (*Outcome, error) {
 	if c.lost != nil {
 		return nil, fmt.Errorf("not run: %w", c.lost)
 	}
@@ -49,14 +67,27 @@ func (c *Coordinator) Produce(ctx context.Context, scenario string, job load.Pro
 	for i, a := range c.agents {
 		names[i] = a.Name
 	}
-	shares, err := Split(names, max(job.Producers, 1), s.Rate, s.Records, s.WarmupRecords, job.Seed)
+	s := job.Schedule
+	shares, err := Split(names, max(job.Producers.Producers, 1), s.Rate, s.Records, s.WarmupRecords, job.Producers.Seed)
 	if err != nil {
 		return nil, err
 	}
+	var cons *load.ConsumerConfig
+	if job.Consumers != nil {
+		if err := SplitPartitions(shares, job.Partitions, max(job.Consumers.Consumers, 1)); err != nil {
+			return nil, err
+		}
+		cj := *job.Consumers
+		cj.Bootstrap = ""
+		cj.Properties = maps.Clone(cj.Properties)
+		maps.DeleteFunc(cj.Properties, func(k, _ string) bool { return isConnection(k) })
+		cons = &cj
+	}
 	c.epoch++
 	sc := &scenarioRun{c: c, epoch: c.epoch, names: names, bytes0: c.ControlBytes(),
-		out: &Outcome{}, started: map[string]time.Time{}, results: map[string]*load.ProduceResult{}}
-	plan := &Plan{Scenario: scenario, Job: planJob(job), Schedule: s, Shares: shares}
+		out: &Outcome{}, started: map[string]time.Time{}, results: map[string]*load.ProduceResult{},
+		consumed: map[string]*load.ConsumeResult{}}
+	plan := &Plan{Scenario: job.Scenario, Job: planJob(job.Producers), Schedule: s, Shares: shares, Consumers: cons}
 	if err := c.send(ctx, Message{Kind: KindPlan, Plan: plan}); err != nil {
 		return nil, err
 	}
@@ -119,13 +150,14 @@ func (e *agentError) Error() string { return e.msg }
 
 // scenarioRun is the coordinator's state during one scenario.
 type scenarioRun struct {
-	c       *Coordinator
-	epoch   int
-	names   []string
-	bytes0  int64
-	out     *Outcome
-	started map[string]time.Time
-	results map[string]*load.ProduceResult
+	c        *Coordinator
+	epoch    int
+	names    []string
+	bytes0   int64
+	out      *Outcome
+	started  map[string]time.Time
+	results  map[string]*load.ProduceResult
+	consumed map[string]*load.ConsumeResult
 }
 
 // checkEvery is how often the coordinator looks for a silent agent: within SilenceLimit
@@ -169,7 +201,7 @@ func (sc *scenarioRun) await(ctx context.Context, det *detector, want Kind, dead
 				}
 			case want:
 				if want == KindDone {
-					sc.results[m.From] = m.Result
+					sc.results[m.From], sc.consumed[m.From] = m.Result, m.Consumed
 				}
 				got[m.From] = true
 			}
@@ -204,12 +236,14 @@ func missing(names []string, got map[string]bool) []string {
 func (sc *scenarioRun) outcome(shares []Share) *Outcome {
 	o := sc.out
 	var rs []*load.ProduceResult
+	var cs []*load.ConsumeResult
 	var first, last time.Time
 	for i, a := range sc.c.agents {
 		r := sc.results[a.Name]
 		rs = append(rs, r)
+		cs = append(cs, sc.consumed[a.Name])
 		st := sc.started[a.Name]
-		ar := AgentResult{Agent: a.Name, Host: a.Host, Cores: a.Cores, Share: shares[i], Started: st, Result: r}
+		ar := AgentResult{Agent: a.Name, Host: a.Host, Cores: a.Cores, Share: shares[i], Started: st, Result: r, Consumed: sc.consumed[a.Name]}
 		if !st.IsZero() {
 			ar.StartOffsetMs = float64(st.Sub(o.Start).Microseconds()) / 1000
 			if first.IsZero() || st.Before(first) {
@@ -223,6 +257,7 @@ func (sc *scenarioRun) outcome(shares []Share) *Outcome {
 	}
 	o.StartSkewMs = float64(last.Sub(first).Microseconds()) / 1000
 	o.Merged = load.MergeResults(rs...)
+	o.MergedConsume = load.MergeConsumeResults(cs...)
 	o.ControlBytes = sc.c.ControlBytes() - sc.bytes0
 	return o
 }

@@ -23,6 +23,32 @@ type Share struct {
 	// Seed seeds the agent's payloads and keys: the job's seed plus FirstProducer, so no
 	// two agents send the same payload sequence.
 	Seed uint64 `json:"seed"`
+	// Partitions and Consumers are set when the scenario consumes: the agent's producers
+	// write only these partitions and its Consumers consumers read them, so every
+	// end-to-end latency is measured on one host's clock.
+	Partitions []int32 `json:"partitions,omitempty"`
+	Consumers  int     `json:"consumers,omitempty"`
+}
+
+// SplitPartitions gives each share a contiguous range of the topic's partitions (the first
+// partitions%len(shares) one more) and consumers in proportion, at least one each (every
+// agent's partitions must be read) and at most one per partition.
+func SplitPartitions(shares []Share, partitions, consumers int) error {
+	n := len(shares)
+	if partitions < n {
+		return fmt.Errorf("a topic of %d partitions cannot be split between %d agents whose consumers each read their own producers' partitions (raise the topic's partitions or lower --agents)", partitions, n)
+	}
+	first := 0
+	for a := range shares {
+		k := int(part(int64(partitions), n, a))
+		shares[a].Partitions = nil
+		for p := first; p < first+k; p++ {
+			shares[a].Partitions = append(shares[a].Partitions, int32(p))
+		}
+		shares[a].Consumers = min(max(1, int(part(int64(consumers), n, a))), k)
+		first += k
+	}
+	return nil
 }
 
 // Split divides producers, rate (records/s, 0 or less unlimited), records and warm-up
@@ -79,9 +105,29 @@ func (s Share) config(p *Plan, bootstrap string, conn map[string]string) (load.P
 	}
 	cfg.Properties = props
 	cfg.Producers, cfg.Seed = s.Producers, s.Seed
+	if len(s.Partitions) > 0 {
+		cfg.Partitions = s.Partitions
+	}
 	sch := p.Schedule
 	sch.Rate, sch.Records, sch.WarmupRecords = s.Rate, s.Records, s.WarmupRecords
 	cfg.Rate, cfg.Records, cfg.WarmupRecords = sch.Rate, sch.Records, sch.WarmupRecords
 	cfg.Duration, cfg.Warmup = sch.Duration, sch.Warmup
 	return cfg, sch
+}
+
+// consumerConfig is the consumer configuration an agent runs for share s of plan p: its
+// consumers read its own partitions, from the start, with no group.
+func (s Share) consumerConfig(p *Plan, bootstrap string, conn map[string]string) load.ConsumerConfig {
+	cfg := *p.Consumers
+	cfg.Bootstrap = bootstrap
+	props := map[string]string{}
+	for k, v := range p.Consumers.Properties {
+		props[k] = v
+	}
+	for k, v := range conn {
+		props[k] = v
+	}
+	cfg.Properties = props
+	cfg.Consumers, cfg.Partitions = s.Consumers, s.Partitions
+	return cfg
 }

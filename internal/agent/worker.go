@@ -68,6 +68,7 @@ type worker struct {
 	admitted bool
 	epoch    int
 	plan     *Plan
+	share    Share
 	prod     *load.Producers
 	sch      load.Schedule
 	trial    *trialRun

@@ -44,7 +44,7 @@ func produceOnAgents(ctx context.Context, cfg load.ProducerConfig, a agentFlags,
 		return nil, err
 	}
 	sch := load.Schedule{Rate: cfg.Rate, Records: cfg.Records, Duration: cfg.Duration, WarmupRecords: cfg.WarmupRecords, Warmup: cfg.Warmup}
-	return co.Produce(ctx, cfg.Topic, cfg, sch, tick)
+	return co.Produce(ctx, agent.Job{Scenario: cfg.Topic, Producers: cfg, Schedule: sch}, tick)
 }
 
 // printAgentLines prints one line per agent and the start skew, after the summary.

@@ -44,6 +44,11 @@ type ConsumerConfig struct {
 	FromLatest bool
 	// TickInterval is the period of progress ticks, overriding the default 1 s.
 	TickInterval time.Duration
+	// Partitions, when set, assigns these partitions of the one topic in Topics to the
+	// consumers (split between them, read from the start) instead of joining Group: an
+	// agent reads exactly the partitions its own producers write. Consumers is then at most
+	// the number of partitions.
+	Partitions []int32
 }
 
 // DefaultConsumeTimeout is Kafka's consumer perf tool's --timeout default.
@@ -114,6 +119,9 @@ func (c *ConsumerConfig) withDefaults() ConsumerConfig {
 	if d.TickInterval == 0 {
 		d.TickInterval = DefaultTickInterval
 	}
+	if len(d.Partitions) > 0 {
+		d.Consumers = min(d.Consumers, len(d.Partitions))
+	}
 	return d
 }
 
@@ -132,6 +140,9 @@ func (c *ConsumerConfig) validate() error {
 	}
 	if c.Records < 0 {
 		errs = append(errs, fmt.Errorf("records %d is negative", c.Records))
+	}
+	if len(c.Partitions) > 0 && len(c.Topics) != 1 {
+		errs = append(errs, fmt.Errorf("partitions are assigned in one topic, not %d", len(c.Topics)))
 	}
 	if c.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("timeout %v is negative", c.Timeout))
@@ -223,14 +234,17 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		opts := []kgo.Opt{
 			kgo.SeedBrokers(seeds...),
 			kgo.ClientID(fmt.Sprintf("kbench-consumer-%d", i)),
-			kgo.ConsumerGroup(cfg.Group),
-			kgo.OnPartitionsAssigned(w.onAssigned),
-			kgo.OnPartitionsRevoked(w.onRevoked),
 		}
-		if cfg.Include != "" {
+		switch {
+		case len(cfg.Partitions) > 0:
+			opts = append(opts, kgo.ConsumePartitions(assigned(cfg.Topics[0], cfg.Partitions, cfg.Consumers, i)))
+		case cfg.Include != "":
 			opts = append(opts, kgo.ConsumeTopics(cfg.Include), kgo.ConsumeRegex())
-		} else {
+		default:
 			opts = append(opts, kgo.ConsumeTopics(cfg.Topics...))
+		}
+		if len(cfg.Partitions) == 0 {
+			opts = append(opts, kgo.ConsumerGroup(cfg.Group), kgo.OnPartitionsAssigned(w.onAssigned), kgo.OnPartitionsRevoked(w.onRevoked))
 		}
 		opts = append(opts, settings.Opts...)
 		cl, err := kgo.NewClient(opts...)
@@ -349,6 +363,15 @@ func (w *consumerWorker) poll(ctx context.Context, limit int64, total, lastRecor
 			cancel()
 		}
 	}
+}
+
+// assigned is consumer i's part of parts of topic (every n-th), read from the start.
+func assigned(topic string, parts []int32, n, i int) map[string]map[int32]kgo.Offset {
+	m := map[int32]kgo.Offset{}
+	for j := i; j < len(parts); j += n {
+		m[parts[j]] = kgo.NewOffset().AtStart()
+	}
+	return map[string]map[int32]kgo.Offset{topic: m}
 }
 
 // headerTimestamp returns the send time kbench produce wrote into the record, if any.

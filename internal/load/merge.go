@@ -89,3 +89,55 @@ func (c CPUUsage) add(o ClientCPU) CPUUsage {
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// MergeConsumeResults is the accounting of several consume runs at once (agents' consumers)
+// as one: counts add and the end-to-end histograms merge; the span runs from the earliest
+// start to the latest end, and the rates are the merged counts over it. nil results are
+// skipped.
+func MergeConsumeResults(rs ...*ConsumeResult) *ConsumeResult {
+	rs = slices.DeleteFunc(slices.Clone(rs), func(r *ConsumeResult) bool { return r == nil })
+	if len(rs) == 0 {
+		return nil
+	}
+	m := &ConsumeResult{Group: rs[0].Group, Settings: rs[0].Settings, Errors: map[string]int64{},
+		EndToEndSource: rs[0].EndToEndSource, Start: rs[0].Start, End: rs[0].End}
+	e2e := metrics.NewHistogram()
+	var cpu CPUUsage
+	for _, r := range rs {
+		m.Consumers += r.Consumers
+		m.Records += r.Records
+		m.Bytes += r.Bytes
+		m.Rereads += r.Rereads
+		m.RebalanceSeconds = max(m.RebalanceSeconds, r.RebalanceSeconds)
+		m.TimedOut = m.TimedOut || r.TimedOut
+		m.Interrupted = m.Interrupted || r.Interrupted
+		if r.Start.Before(m.Start) {
+			m.Start = r.Start
+		}
+		if r.End.After(m.End) {
+			m.End = r.End
+		}
+		if r.EndToEndSource != m.EndToEndSource && r.EndToEndHistogram != nil && r.EndToEndHistogram.Count() > 0 {
+			m.EndToEndSource = "timestamp" // a mix: some records carried no header
+		}
+		for k, v := range r.Errors {
+			m.Errors[k] += v
+		}
+		if r.EndToEndHistogram != nil {
+			e2e.Merge(r.EndToEndHistogram)
+		}
+		cpu = cpu.add(r.CPU)
+	}
+	m.EndToEndHistogram, m.EndToEnd = e2e, e2e.Summary()
+	m.ElapsedSeconds = m.End.Sub(m.Start).Seconds()
+	m.FetchSeconds = m.ElapsedSeconds - m.RebalanceSeconds
+	mib := float64(m.Bytes) / (1024 * 1024)
+	if m.ElapsedSeconds > 0 {
+		m.RecordsPerSec, m.MiBPerSec = float64(m.Records)/m.ElapsedSeconds, mib/m.ElapsedSeconds
+	}
+	if m.FetchSeconds > 0 {
+		m.FetchRecordsPerSec, m.FetchMiBPerSec = float64(m.Records)/m.FetchSeconds, mib/m.FetchSeconds
+	}
+	m.CPU = clientCPU(cpu, m.Records)
+	return m
+}

@@ -56,3 +56,29 @@ func TestMergeResultsEqualsUnion(t *testing.T) {
 		t.Errorf("merged send count %d, want 1600", m.Total.SendHistogram.Count())
 	}
 }
+
+func TestMergeConsumeResults(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	a, b, union := metrics.NewHistogram(), metrics.NewHistogram(), metrics.NewHistogram()
+	for _, us := range []int64{100, 200, 300} {
+		a.RecordMicros(us)
+		union.RecordMicros(us)
+	}
+	for _, us := range []int64{5000, 90000} {
+		b.RecordMicros(us)
+		union.RecordMicros(us)
+	}
+	m := MergeConsumeResults(
+		&ConsumeResult{Consumers: 1, Records: 3, Bytes: 300, Start: t0, End: t0.Add(2 * time.Second), EndToEndHistogram: a, EndToEndSource: "header", CPU: ClientCPU{UserSeconds: 1}},
+		nil,
+		&ConsumeResult{Consumers: 2, Records: 2, Bytes: 200, Rereads: 1, Start: t0.Add(time.Second), End: t0.Add(4 * time.Second), EndToEndHistogram: b, EndToEndSource: "header", CPU: ClientCPU{UserSeconds: 1}},
+	)
+	// 3 + 2 records over t0 .. t0+4 s: 1.25 records/s; 2 s of CPU over 5 records.
+	if m.Consumers != 3 || m.Records != 5 || m.Bytes != 500 || m.Rereads != 1 || m.ElapsedSeconds != 4 || m.RecordsPerSec != 1.25 ||
+		m.EndToEndSource != "header" || m.CPU.Seconds != 2 {
+		t.Errorf("merged %+v", m)
+	}
+	if m.EndToEnd != union.Summary() {
+		t.Errorf("merged e2e %+v, union %+v", m.EndToEnd, union.Summary())
+	}
+}

@@ -62,6 +62,10 @@ type ProducerConfig struct {
 	// overriding the default DefaultDrainTimeout; the whole wait is at most six of them.
 	// Records still unacknowledged then are aborted and counted as unsent.
 	DrainTimeout time.Duration
+	// Partitions, when set, restricts the producers to these partitions of Topic (an
+	// agent's share: its own consumers then read exactly what it wrote). Within them records
+	// are spread by kgo's sticky key partitioner, not Java's adaptive default.
+	Partitions []int32 `json:",omitempty"`
 	// Seed seeds the payload and key generators, overriding the default 0 (as Kafka's tool).
 	Seed uint64
 }

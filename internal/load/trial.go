@@ -97,6 +97,9 @@ func (p *Producers) clientOpts(seeds []string, i int) []kgo.Opt {
 		// must land), which only the manual partitioner honours.
 		opts = append(opts, kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	}
+	if len(p.cfg.Partitions) > 0 && p.cfg.Source == nil {
+		opts = append(opts, kgo.RecordPartitioner(onlyPartitions(p.cfg.Partitions)))
+	}
 	if need := int32(p.largest + kbsettings.RecordBatchOverhead); need > batchSize(p.settings) {
 		// Java's batch.size is a soft target: a record larger than it goes out alone in its
 		// own batch. kgo's batch cap is hard and would fail such records as too large, so

@@ -60,8 +60,16 @@ func (r *runner) produce(ctx context.Context, sc study.Scenario, cfg load.Produc
 		res, err := load.Produce(ctx, cfg, tick)
 		return res, nil, err
 	}
-	s := load.Schedule{Rate: cfg.Rate, Records: cfg.Records, Duration: cfg.Duration, WarmupRecords: cfg.WarmupRecords, Warmup: cfg.Warmup}
-	o, err := r.coord.Produce(ctx, sc.ID, cfg, s, tick)
+	job := agent.Job{Scenario: sc.ID, Producers: cfg,
+		Schedule: load.Schedule{Rate: cfg.Rate, Records: cfg.Records, Duration: cfg.Duration, WarmupRecords: cfg.WarmupRecords, Warmup: cfg.Warmup}}
+	if sc.Consumers.Count > 0 {
+		// Each agent's consumers read the partitions its own producers write (see
+		// agent.SplitPartitions): no end-to-end latency crosses two hosts' clocks.
+		c := r.consumerConfig(cfg.Topic, "", sc)
+		c.Records, c.Duration = 0, 0 // each agent reads until it caught up with its producers
+		job.Consumers, job.Partitions = &c, sc.Topic.Partitions
+	}
+	o, err := r.coord.Produce(ctx, job, tick)
 	if err != nil {
 		return nil, nil, fmt.Errorf("on agents: %w", err)
 	}

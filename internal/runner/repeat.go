@@ -291,7 +291,7 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 	}
 	sampler.Start(ctx)
 	var roles *roleProfile
-	if sc.Producers.Count > 0 && sc.Consumers.Count > 0 {
+	if sc.Producers.Count > 0 && sc.Consumers.Count > 0 && r.coord == nil {
 		// Producers and consumers share this process: a CPU profile splits its CPU.
 		roles = startRoleProfile()
 		defer roles.stop()
@@ -320,15 +320,10 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 	} else {
 		close(producing)
 	}
-	if sc.Consumers.Count > 0 {
-		c, e := sc.Consumers, r.endpoint(sc)
-		props := clientProps(e, c.Properties)
-		if c.FetchSize > 0 {
-			props["max.partition.fetch.bytes"] = fmt.Sprint(c.FetchSize)
-		}
-		// The consumers' own idle timeout is a safety net only: drain stops them.
-		cfg := load.ConsumerConfig{Bootstrap: e.bootstrap, Topics: []string{topic}, Group: group,
-			Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeJoinTimeout}
+	// On agents, a scenario's consumers run there, beside its producers; a consume-only
+	// scenario's run here.
+	if sc.Consumers.Count > 0 && (r.coord == nil || m.consumeOnly) {
+		cfg := r.consumerConfig(topic, group, sc)
 		want := func() int64 { return filled }
 		if !m.consumeOnly {
 			// Read until the consumers caught up with the producers.
@@ -363,6 +358,9 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		}()
 	}
 	wg.Wait()
+	if m.agents != nil && m.agents.MergedConsume != nil {
+		m.cons = m.agents.MergedConsume
+	}
 	m.producerShare, m.split = roles.stop()
 	end := time.Now()
 	m.window.finish(end)
@@ -378,6 +376,18 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		return nil, fmt.Errorf("consume: %w", m.consErr)
 	}
 	return m, nil
+}
+
+// consumerConfig is the load of a scenario's consumers on topic, in group.
+func (r *runner) consumerConfig(topic, group string, sc study.Scenario) load.ConsumerConfig {
+	c, e := sc.Consumers, r.endpoint(sc)
+	props := clientProps(e, c.Properties)
+	if c.FetchSize > 0 {
+		props["max.partition.fetch.bytes"] = fmt.Sprint(c.FetchSize)
+	}
+	// The consumers' own idle timeout is a safety net only: drain stops them.
+	return load.ConsumerConfig{Bootstrap: e.bootstrap, Topics: []string{topic}, Group: group,
+		Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeJoinTimeout}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -181,7 +181,7 @@ Examples:
 				for _, w := range res.Warnings {
 					fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
 				}
-				printProduceResult(out, res, brokerSummary, jsonOut, printMetrics)
+				printProduceResult(out, res, brokerSummary, onAgents, jsonOut, printMetrics)
 				if onAgents != nil && !jsonOut {
 					printAgentLines(out, onAgents)
 				}
@@ -208,16 +208,31 @@ Examples:
 type produceJSON struct {
 	*load.ProduceResult
 	BrokerMetrics *metrics.Summary `json:"broker_metrics,omitempty"`
+	// Agents are the agents' own results with --agents (the result above is their merge).
+	Agents      []agent.AgentResult `json:"agents,omitempty"`
+	StartSkewMs *float64            `json:"agents_start_skew_ms,omitempty"`
 }
 
-func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Summary, jsonOut, printMetrics bool) {
+func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Summary, agents *agent.Outcome, jsonOut, printMetrics bool) {
 	shown := *r
 	shown.Settings = results.Redact(r.Settings) // load hides passwords; this hides every secret
 	r = &shown
 	if jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(produceJSON{r, brokers})
+		out := produceJSON{ProduceResult: r, BrokerMetrics: brokers}
+		if agents != nil {
+			for _, a := range agents.Agents {
+				if a.Result != nil {
+					shown := *a.Result
+					shown.Settings = results.Redact(shown.Settings)
+					a.Result = &shown
+				}
+				out.Agents = append(out.Agents, a)
+			}
+			out.StartSkewMs = &agents.StartSkewMs
+		}
+		_ = enc.Encode(out)
 		return
 	}
 	fmt.Fprintln(w, producerTotalLine(r.Total, false))

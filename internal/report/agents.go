@@ -41,7 +41,18 @@ const agentsIntro = "The load ran on remote agents (`kbench agent`), coordinated
 	"The start skew is the spread of the agents' actual starts after the coordinator's start barrier, by their own clocks; " +
 	"the control topic's bytes are the coordination's own load on the cluster, not counted in the repeat's bytes."
 
-// agentTable is the per-agent table.
+// agentsHTML is the per-agent table for the HTML template.
+type agentsHTML struct {
+	Head []string
+	Rows [][]string
+}
+
+func agentTableHTML(m *Model) agentsHTML {
+	h, r := agentTable(m)
+	return agentsHTML{h, r}
+}
+
+// agentTable is the per-agent table (scenario IDs plain; the Markdown writer marks them).
 func agentTable(m *Model) ([]string, [][]string) {
 	head := []string{"Scenario", "Repeat", "Agent", "Host", "Producers", "Share (records)", "Acked", "Failed", "Unsent", "Records/s", "p99 ms", "Start offset ms", "Start skew ms", "Control bytes", "File"}
 	var rows [][]string
@@ -50,7 +61,7 @@ func agentTable(m *Model) ([]string, [][]string) {
 		if a.ShareRecords > 0 {
 			share = fmt.Sprint(a.ShareRecords)
 		}
-		rows = append(rows, []string{"`" + a.ID + "`", fmt.Sprint(a.Repeat), a.Agent, a.Host, fmt.Sprint(a.Producers), share,
+		rows = append(rows, []string{a.ID, fmt.Sprint(a.Repeat), a.Agent, a.Host, fmt.Sprint(a.Producers), share,
 			fmt.Sprint(a.Acked), fmt.Sprint(a.Failed), fmt.Sprint(a.Unsent), fmt.Sprintf("%.1f", a.RecordsPerSec),
 			fmt.Sprintf("%.2f", float64(a.P99Us)/1000), fmt.Sprintf("%+.1f", a.StartOffsetMs), fmt.Sprintf("%.1f", a.StartSkewMs),
 			fmt.Sprint(a.ControlBytes), a.File})

@@ -28,6 +28,13 @@ func TestAgentRowsInMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	// p99 2500 us = 2.50 ms; b's 12000 us = 12.00 ms; b ran by duration (no record share).
+	var h bytes.Buffer
+	if err := WriteHTML(&h, m); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "<h3>4.5 Load from agents</h3>") || !strings.Contains(h.String(), "<td>scenarios/s1/agents/repeat-2-b.json</td>") {
+		t.Errorf("HTML lacks the agents table")
+	}
 	for _, want := range []string{
 		"### 4.5 Load from agents",
 		"| `s1` | 2 | a | h1 | 2 | 400 | 400 | 0 | 0 | 200.0 | 2.50 | +0.5 | 1.5 | 4096 | scenarios/s1/agents/repeat-2-a.json |",

@@ -18,6 +18,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"latencyTable":    latencyTable,
 	"recordTable":     recordTable,
 	"capacityTable":   capacityTable,
+	"agentTable":      agentTableHTML,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
@@ -40,6 +41,8 @@ func intro(name string) string {
 		return recordsIntro
 	case "capacity":
 		return capacityIntro
+	case "agents":
+		return agentsIntro
 	}
 	return latencyIntro
 }

@@ -76,6 +76,9 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	if len(m.Agents) > 0 {
 		p("### 4.5 Load from agents\n\n%s\n\n", agentsIntro)
 		head, rows := agentTable(m)
+		for _, r := range rows {
+			r[0] = "`" + r[0] + "`"
+		}
 		mdTable(b, head, rows)
 	}
 	var invalid []string

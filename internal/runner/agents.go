@@ -23,6 +23,16 @@ func refuseAgents(opts Options) error {
 	if opts.Plan.VariesShape() {
 		return fmt.Errorf("study %s varies the cluster's shape (%d clusters, one after the other); agents reach one cluster: run it without --agents", opts.Plan.Name, len(opts.Plan.ShapeGroups()))
 	}
+	// Refused before anything starts, rather than every repeat of the scenario invalid.
+	for _, sc := range opts.Plan.Scenarios {
+		p := sc.Producers.Count
+		switch {
+		case p > 0 && p < opts.Agents:
+			return fmt.Errorf("scenario %s: its %d producers cannot be split between --agents %d (each agent runs at least one)", sc.ID, p, opts.Agents)
+		case p > 0 && sc.Consumers.Count > 0 && sc.Topic.Partitions < opts.Agents:
+			return fmt.Errorf("scenario %s: its topic's %d partitions cannot be split between --agents %d (each agent's consumers read its own producers' partitions)", sc.ID, sc.Topic.Partitions, opts.Agents)
+		}
+	}
 	return nil
 }
 

@@ -30,3 +30,25 @@ func TestSharedHostBusy(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioLimitUsesItsCluster: in a run that varied the shape, a scenario on a cluster
+// with CPU quotas is judged by its own cluster's allotment, not by the first cluster's "no
+// CPU quota": a broker at 96% of its quota on a saturated host is limited by its broker CPU.
+func TestScenarioLimitUsesItsCluster(t *testing.T) {
+	first := results.Environment{BrokerCPUBasis: "0.667 cores: the host's cores shared by 3 brokers (no CPU quota)", Brokers: 3}
+	quota := &results.Shape{Brokers: 3, KafkaVersion: "4.1.1", Limits: "0.25 cores (CFS quota)", BrokerCPUBasis: "broker 1: 0.25 cores: the broker's own CPU quota"}
+	m := measured{hasHost: true, hostPct: 100, hasBroker: true, brokerPct: 96}
+	if !sharedHostBusy(m, scenarioEnvironment(first, nil)) {
+		t.Errorf("without a recorded cluster the run's environment (no quota) applies")
+	}
+	env := scenarioEnvironment(first, quota)
+	if sharedHostBusy(m, env) {
+		t.Errorf("the scenario's own quota was ignored: %q", env.BrokerCPUBasis)
+	}
+	if env.BrokerLimits != "0.25 cores (CFS quota)" || env.Brokers != 3 || env.KafkaVersion != "4.1.1" {
+		t.Errorf("environment %+v", env)
+	}
+	if first.BrokerCPUBasis != "0.667 cores: the host's cores shared by 3 brokers (no CPU quota)" {
+		t.Errorf("the run's environment was changed")
+	}
+}

@@ -82,3 +82,18 @@ func recordsShapes(run *results.Run) bool {
 	}
 	return len(run.Scenarios) > 0
 }
+
+// scenarioEnvironment is the environment a scenario ran in: the run's, with the cluster
+// facts of the scenario's own recorded cluster when it has one (a run that varied the
+// shape records the first cluster at run level, so a later cluster's quota would otherwise
+// be judged by the first's "no CPU quota").
+func scenarioEnvironment(env results.Environment, shape *results.Shape) results.Environment {
+	if shape == nil {
+		return env
+	}
+	env.Brokers, env.KafkaVersion, env.BrokerLimits = shape.Brokers, shape.KafkaVersion, shape.Limits
+	if shape.BrokerCPUBasis != "" {
+		env.BrokerCPUBasis = shape.BrokerCPUBasis
+	}
+	return env
+}

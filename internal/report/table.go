@@ -60,7 +60,7 @@ func resultRows(rd *results.RunDir, names, brokers []string, env results.Environ
 		}
 		fill(&row, valid, brokers)
 		row.Unstable = row.RecordsPerSec.Spread() > spreadLimit || row.P99.Spread() > 2*spreadLimit
-		row.Limit = limitOf(row, valid, env)
+		row.Limit = limitOf(row, valid, scenarioEnvironment(env, sc.Cluster))
 		rows = append(rows, row)
 	}
 	return rows

@@ -113,7 +113,11 @@ func ParseCPUList(s string) ([]int, error) {
 func (l Limits) String() string {
 	var parts []string
 	if l.CPUs > 0 {
-		parts = append(parts, fmt.Sprintf("%g cores (CFS quota)", l.CPUs))
+		unit := "cores"
+		if l.CPUs == 1 {
+			unit = "core"
+		}
+		parts = append(parts, fmt.Sprintf("%g %s (CFS quota)", l.CPUs, unit))
 	}
 	if l.Cpuset != "" {
 		parts = append(parts, "pinned to CPUs "+l.Cpuset)

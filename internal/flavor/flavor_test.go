@@ -38,6 +38,9 @@ func TestLimits(t *testing.T) {
 	if got, want := l.String(), "0.5 cores (CFS quota), pinned to CPUs 0-1, disk writes 50 MiB/s 2000 IOPS"; got != want {
 		t.Errorf("String %q, want %q", got, want)
 	}
+	if got, want := (Limits{CPUs: 1}).String(), "1 core (CFS quota)"; got != want {
+		t.Errorf("String %q, want %q", got, want)
+	}
 	for _, tc := range []struct {
 		l   Limits
 		err string

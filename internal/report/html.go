@@ -19,6 +19,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"recordTable":     recordTable,
 	"capacityTable":   capacityTable,
 	"agentTable":      agentTableHTML,
+	"durabilityTable": durabilityTable,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
@@ -43,6 +44,8 @@ func intro(name string) string {
 		return capacityIntro
 	case "agents":
 		return agentsIntro
+	case "durability":
+		return durabilityIntro
 	}
 	return latencyIntro
 }

@@ -80,7 +80,11 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 			r[0] = "`" + r[0] + "`"
 		}
 		mdTable(b, head, rows)
+	}	if len(m.Durability) > 0 {
+		p("### 4.6 Durability\n\n%s\n\n", durabilityIntro)
+		mdResultTable(b, durabilityTable(m))
 	}
+
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {
@@ -113,7 +117,10 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	for _, c := range m.Capacity {
 		p("- Capacity: %s\n", mdEscape(c.Text))
 	}
-	if len(m.Capacity) > 0 {
+	for _, d := range m.Durability {
+		p("- Durability: %s\n", mdEscape(d.Text))
+	}
+	if len(m.Capacity) > 0 || len(m.Durability) > 0 {
 		p("\n")
 	}
 	p("### 6.2 What limited each scenario\n\n")

@@ -32,6 +32,8 @@ type Model struct {
 	Verdicts  []Verdict      `json:"verdicts,omitempty"`
 	// Capacity holds every capacity bracket, per scenario, repeat and SLO.
 	Capacity []CapacityRow `json:"capacity,omitempty"`
+	// Durability holds each scenario's durability check, when it had one.
+	Durability []DurabilityRow `json:"durability,omitempty"`
 	// Agents has one row per agent and repeat when the load ran on remote agents.
 	Agents []AgentRow `json:"agents,omitempty"`
 	// References set the source study's figures beside ours.

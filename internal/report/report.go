@@ -66,6 +66,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Scenarios = scenarioViews(rd, m.Rows)
 	m.Effects = effects(rd, m.Rows)
 	m.Capacity = capacityRows(rd)
+	m.Durability = durabilityRows(rd)
 	m.Agents = agentRows(rd)
 	m.Verdicts = verdicts(run.Hypotheses, m.Rows)
 	m.References, m.ReferenceSource, m.ReferenceNotes = references(run.Reference, m.Rows)

@@ -28,6 +28,9 @@ type Repeat struct {
 	// Capacity is the capacity search run after the measured window, on the same topic,
 	// when the scenario asks for one (absent otherwise).
 	Capacity *Capacity `json:"capacity,omitempty"`
+	// Durability is the durability check run after the scenario's first repeat, when the
+	// scenario asks for one (absent otherwise).
+	Durability *Durability `json:"durability,omitempty"`
 	// Agents is set when the load ran on remote agents (kbench run --agents N).
 	Agents *Agents `json:"agents,omitempty"`
 }

@@ -149,6 +149,10 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 	if sc.Capacity.Enabled() {
 		rep.Capacity = r.searchCapacity(ctx, topic, sc)
 	}
+	if sc.Verify.Enabled() && n == 1 {
+		// Once per scenario: a claim of durability holds or not; repeats measure speed.
+		rep.Durability = r.checkDurability(ctx, index, sc)
+	}
 	rep.Finished = time.Now().UTC()
 	return rep
 }

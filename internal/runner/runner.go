@@ -105,6 +105,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err := refuseAgents(opts); err != nil {
 		return nil, err
 	}
+	if err := checkFaultPlans(plan); err != nil {
+		return nil, err
+	}
 	// A resume starts the cluster of the first shape with repeats left, none for the
 	// shapes that are done.
 	done, err := doneRepeats(plan, opts.ResumeDir)

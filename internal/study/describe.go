@@ -165,6 +165,13 @@ func (s Scenario) describeLoad() string {
 		parts = append(parts, fmt.Sprintf("then a capacity search at %s (precision %g%%, %s trials, at most %d)",
 			c.SLOString(), c.Precision*100, c.Trial, c.MaxTrials))
 	}
+	if v := s.Verify; v.Enabled() {
+		faults := "no faults"
+		if v.Faults != "" {
+			faults = "faults " + strconv.Quote(v.Faults)
+		}
+		parts = append(parts, fmt.Sprintf("then a durability check at %d records/s for %s under %s", v.Rate, v.Duration, faults))
+	}
 	return strings.Join(parts, "; ")
 }
 

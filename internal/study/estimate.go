@@ -58,7 +58,7 @@ func (p *Plan) GroupDuration(g ShapeGroup) time.Duration {
 func (p *Plan) ScenarioDuration(s Scenario) time.Duration { return p.scenarioDuration(s) }
 
 func (p *Plan) scenarioDuration(s Scenario) time.Duration {
-	return EstimateTopicSetup + p.Warmup + s.MeasuredDuration() + s.Capacity.SearchDuration(p.Warmup) + p.Cooldown
+	return EstimateTopicSetup + p.Warmup + s.MeasuredDuration() + s.Capacity.SearchDuration(p.Warmup) + s.Verify.Estimate() + p.Cooldown
 }
 
 // MeasuredDuration estimates the measured window of one repeat: the given duration, or

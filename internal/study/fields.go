@@ -37,6 +37,9 @@ var scalarFields = []string{
 	"capacity.precision",
 	"capacity.trial",
 	"capacity.max_trials",
+	"verify.faults",
+	"verify.duration",
+	"verify.rate",
 }
 
 // mapFields are the fields whose remaining path is a free name: a Kafka config name, or
@@ -69,6 +72,7 @@ func defaultScenario(brokers int) Scenario {
 		Producers: Producers{Count: 1, Properties: map[string]string{}, RecordSize: 1024, Keys: "none", Duration: DefaultDuration},
 		Consumers: Consumers{Properties: map[string]string{}, Duration: DefaultDuration},
 		Capacity:  Capacity{SLO: map[string]time.Duration{}, Precision: DefaultCapacityPrecision, Trial: DefaultCapacityTrial, MaxTrials: DefaultCapacityMaxTrials},
+		Verify:    Verify{Rate: DefaultVerifyRate},
 	}
 }
 
@@ -212,6 +216,12 @@ func (s *Scenario) setField(path, value string) error {
 		}
 	case "capacity.max_trials":
 		s.Capacity.MaxTrials, err = parseCount(value, 3)
+	case "verify.faults":
+		s.Verify.Faults = value
+	case "verify.duration":
+		s.Verify.Duration, err = parseDuration(value)
+	case "verify.rate":
+		s.Verify.Rate, err = parseCount(value, 1)
 	default:
 		err = fmt.Errorf("unknown field %q %s", path, choices(fieldChoices()))
 	}

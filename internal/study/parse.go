@@ -399,7 +399,7 @@ func (p *parsed) defaults(n *yaml.Node) error {
 	d := p.d
 	sections := map[string]func(k, v *yaml.Node) error{}
 	sections["listener"] = func(_, v *yaml.Node) error { return p.setBase("listener", v) }
-	for _, section := range []string{"topic", "producers", "consumers", "capacity"} {
+	for _, section := range []string{"topic", "producers", "consumers", "capacity", "verify"} {
 		sections[section] = func(_, v *yaml.Node) error {
 			handlers := map[string]func(k, v *yaml.Node) error{}
 			for _, f := range scalarFields {

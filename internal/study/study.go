@@ -126,7 +126,30 @@ type Scenario struct {
 	// Capacity, when it has SLOs, asks for a capacity search after each repeat's measured
 	// window, on the same topic.
 	Capacity Capacity
+	// Verify, when it has a duration, asks for a durability check (kbench verify) after the
+	// scenario's first repeat, on a topic of its own with the scenario's topic and producer
+	// settings.
+	Verify Verify
 }
+
+// Verify is a scenario's durability check: sequenced records at Rate for Duration while the
+// fault plan Faults runs, then a full read-back and the Jepsen-named anomalies.
+type Verify struct {
+	// Faults is a fault plan as kbench verify --faults takes it ("" for none); the runner
+	// checks it before the run starts.
+	Faults string
+	// Duration of the load (0: no check).
+	Duration time.Duration
+	// Rate is the offered rate in records/s over all producers (default 1000).
+	Rate int
+}
+
+// DefaultVerifyRate is a durability check's offered rate when the study gives none: modest,
+// so that brokers restart and catch up on a small machine.
+const DefaultVerifyRate = 1000
+
+// Enabled says whether the scenario asks for a durability check.
+func (v Verify) Enabled() bool { return v.Duration > 0 }
 
 // Capacity is a scenario's capacity search: the highest offered rate at which due-time
 // latency meets every SLO (see kbench capacity).
@@ -248,4 +271,17 @@ func (s Scenario) Kind() string {
 	default:
 		return "produce"
 	}
+}
+
+// verifyOverhead is a durability check's time beyond its load: its topic, the wait for the
+// replicas to recover and the read-back.
+const verifyOverhead = 30 * time.Second
+
+// Estimate is the check's share of a repeat's time (each repeat's, though it runs after the
+// first only: an estimate errs long).
+func (v Verify) Estimate() time.Duration {
+	if !v.Enabled() {
+		return 0
+	}
+	return v.Duration + verifyOverhead
 }

@@ -69,6 +69,15 @@ func (p *parsed) validate(pt point) error {
 	if s.Capacity.Enabled() && s.Producers.Count == 0 {
 		return fail("producers.count", "a capacity search offers rates to producers; this scenario has none")
 	}
+	if s.Verify.Faults != "" && !s.Verify.Enabled() {
+		return fail("verify.faults", "a fault plan runs during a durability check: set verify.duration too")
+	}
+	if s.Verify.Enabled() && s.Producers.Count == 0 {
+		return fail("producers.count", "a durability check sends with the scenario's producers; this scenario has none")
+	}
+	if s.Verify.Enabled() && s.Producers.Properties["acks"] == "0" {
+		return fail("producers.properties.acks", "acks=0: the cluster acknowledges nothing, so a durability check has no claim to check")
+	}
 	return p.validateClients(s, fail)
 }
 

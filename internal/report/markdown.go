@@ -80,11 +80,11 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 			r[0] = "`" + r[0] + "`"
 		}
 		mdTable(b, head, rows)
-	}	if len(m.Durability) > 0 {
+	}
+	if len(m.Durability) > 0 {
 		p("### 4.6 Durability\n\n%s\n\n", durabilityIntro)
 		mdResultTable(b, durabilityTable(m))
 	}
-
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {

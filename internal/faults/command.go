@@ -44,11 +44,11 @@ func NewCommandTarget(cmds map[int32][]string, confirmed bool, client *kgo.Clien
 	return &command{cmds: cmds, client: client, topic: topic}, nil
 }
 
-// Check refuses pauses and cuts, which need the brokers' processes or proxies, and a
+// Check refuses pauses, cuts and truncates, which need the brokers' processes or proxies, and a
 // cluster with a broker that has no command.
 func (t *command) Check(ctx context.Context, p Plan) error {
 	for _, s := range p.Steps {
-		if s.Action == Pause || s.Action == Cut {
+		if s.Action != Kill && s.Action != Term {
 			return fmt.Errorf("fault %s: on an external cluster only kill and term faults run (each through its broker's --fault-command)", s.Kind())
 		}
 	}

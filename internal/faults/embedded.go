@@ -46,6 +46,9 @@ func (t *embedded) Check(_ context.Context, p Plan) error {
 
 // Inject finds the step's broker and applies the step to it.
 func (t *embedded) Inject(ctx context.Context, s Step) (Injection, error) {
+	if s.Action == Truncate {
+		return t.truncate(ctx, s)
+	}
 	id, role, err := pick(ctx, t.client, t.topic, s)
 	if err != nil {
 		return Injection{}, err
@@ -95,7 +98,7 @@ func (t *embedded) Inject(ctx context.Context, s Step) (Injection, error) {
 		}
 		return inj, nil
 	}
-	return inj, fmt.Errorf("action %q: not one of kill, term, pause, cut", s.Action)
+	return inj, fmt.Errorf("action %q: not one of kill, term, pause, cut, truncate", s.Action)
 }
 
 // restart starts broker id again once its process has gone, and returns once it is
@@ -173,23 +176,15 @@ func signalName(sig syscall.Signal) string {
 
 // pick resolves the step's role to a node id, and describes it: "leader of t-0".
 func pick(ctx context.Context, client *kgo.Client, topic string, s Step) (int32, string, error) {
-	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
 	if s.Role == Controller {
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
 		id, err := activeController(rctx, client)
 		return id, "active controller", err
 	}
-	md, err := kadm.NewClient(client).Metadata(fresh(rctx), topic)
+	pd, err := partitionOf(ctx, client, topic, s.Partition)
 	if err != nil {
 		return 0, "", fmt.Errorf("find the %s of %s-%d: %w", s.Role, topic, s.Partition, err)
-	}
-	td, ok := md.Topics[topic]
-	if !ok || td.Err != nil {
-		return 0, "", fmt.Errorf("find the %s of %s-%d: topic %q not found (%v)", s.Role, topic, s.Partition, topic, td.Err)
-	}
-	pd, ok := td.Partitions[s.Partition]
-	if !ok {
-		return 0, "", fmt.Errorf("partition %d: topic %s has partitions 0 to %d", s.Partition, topic, len(td.Partitions)-1)
 	}
 	where := fmt.Sprintf("%s-%d", topic, s.Partition)
 	id, err := roleOf(pd, s.Role)
@@ -197,6 +192,40 @@ func pick(ctx context.Context, client *kgo.Client, topic string, s Step) (int32,
 		return 0, "", fmt.Errorf("%s: %w", where, err)
 	}
 	return id, fmt.Sprintf("%s of %s", s.Role, where), nil
+}
+
+// partitionOf returns partition p of topic as the cluster describes it now. A broker that
+// has just started, or just learnt of the topic, may not know it yet: asked again for up
+// to 5 s.
+func partitionOf(ctx context.Context, client *kgo.Client, topic string, p int32) (kadm.PartitionDetail, error) {
+	var pd kadm.PartitionDetail
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if pd, err = partitionOnce(ctx, client, topic, p); err == nil || time.Now().After(deadline) {
+			return pd, err
+		}
+		if serr := sleep(ctx, 200*time.Millisecond); serr != nil {
+			return pd, err
+		}
+	}
+}
+
+func partitionOnce(ctx context.Context, client *kgo.Client, topic string, p int32) (kadm.PartitionDetail, error) {
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	md, err := kadm.NewClient(client).Metadata(fresh(rctx), topic)
+	if err != nil {
+		return kadm.PartitionDetail{}, err
+	}
+	td, ok := md.Topics[topic]
+	if !ok || td.Err != nil {
+		return kadm.PartitionDetail{}, fmt.Errorf("topic %q not found (%v)", topic, td.Err)
+	}
+	pd, ok := td.Partitions[p]
+	if !ok {
+		return kadm.PartitionDetail{}, fmt.Errorf("partition %d: topic %s has partitions 0 to %d", p, topic, len(td.Partitions)-1)
+	}
+	return pd, nil
 }
 
 // roleOf returns the partition's leader, or its in-sync follower with the lowest node id

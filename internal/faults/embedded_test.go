@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/cluster/clustertest"
@@ -21,13 +23,14 @@ import (
 
 var testCluster *cluster.Cluster
 
-// TestMain starts one 3-broker cluster for the package. Each broker is in a zone of its own
-// with a zero-delay link, so that the inter-broker proxies run in this process and a cut
-// can be made. A killed broker is fenced once its KRaft session times out (9 s by
-// default); 3 s, with a heartbeat each 500 ms, makes leaders move sooner and the test
-// shorter.
+// TestMain starts one cluster for the package: 3 controller+broker nodes and a broker-only
+// fourth, so that a truncate can stop a partition's two replicas (3 and 4) with the KRaft
+// quorum still up. Each broker is in a zone of its own with a zero-delay link, so that the
+// inter-broker proxies run in this process and a cut can be made. A killed broker is
+// fenced once its KRaft session times out (9 s by default); 3 s, with a heartbeat each
+// 500 ms, makes leaders move sooner and the test shorter.
 func TestMain(m *testing.M) {
-	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, Broker: &zones.Link{}, BrokerConfig: map[string]string{
+	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 4, Broker: &zones.Link{}, BrokerConfig: map[string]string{
 		"broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500"}}, &testCluster))
 }
 
@@ -151,6 +154,14 @@ func TestFaultsOnEmbeddedCluster(t *testing.T) {
 		waitFor(t, "fetches through the mended route", func() bool { return c.ProxyCounters()[route].Up > up })
 	})
 
+	t.Run("truncate loses acknowledged records under unclean election", func(t *testing.T) {
+		lost, detail := truncateUnderLoad(t, ctx, client, admin)
+		t.Logf("%s; %d acknowledged records lost", detail, lost)
+		if !strings.Contains(detail, "it leads") || lost == 0 {
+			t.Errorf("the stale replica did not take over with acknowledged records lost: %s; lost %d", detail, lost)
+		}
+	})
+
 	t.Run("cluster down stops restarted brokers by pid", func(t *testing.T) {
 		saved := savedPIDs(t, c.Dir())
 		reopened, err := cluster.Open(c.Dir())
@@ -229,4 +240,133 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 	t.Errorf("no %s within 30s", what)
+}
+
+// truncateUnderLoad runs `truncate 3s` on a topic with replicas [4 3] (4 leads, 3 is the
+// follower to go stale), unclean election on and min.insync.replicas=1, while one producer
+// writes with acks=all; then reads the partition back. It returns how many acknowledged
+// records are not at their acknowledged offset, and the fault's detail.
+func truncateUnderLoad(t *testing.T, ctx context.Context, client *kgo.Client, admin *kadm.Client) (int, string) {
+	t.Helper()
+	const topic = "faults-truncate"
+	req := kmsg.NewPtrCreateTopicsRequest()
+	rt := kmsg.NewCreateTopicsRequestTopic()
+	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, -1, -1
+	ra := kmsg.NewCreateTopicsRequestTopicReplicaAssignment()
+	ra.Partition, ra.Replicas = 0, []int32{4, 3}
+	rt.ReplicaAssignment = append(rt.ReplicaAssignment, ra)
+	for k, v := range map[string]string{"unclean.leader.election.enable": "true", "min.insync.replicas": "1"} {
+		c := kmsg.NewCreateTopicsRequestTopicConfig()
+		c.Name, c.Value = k, kmsg.StringPtr(v)
+		rt.Configs = append(rt.Configs, c)
+	}
+	req.Topics = append(req.Topics, rt)
+	resp, err := req.RequestWith(ctx, client)
+	if err != nil || kerr.ErrorForCode(resp.Topics[0].ErrorCode) != nil {
+		t.Fatalf("create %s: %v %v", topic, err, kerr.ErrorForCode(resp.Topics[0].ErrorCode))
+	}
+	if err := WaitRecovered(ctx, admin, topic, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	// Not idempotent: after the truncation the broker would refuse its sequence numbers.
+	producer, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...),
+		kgo.DefaultProduceTopic(topic), kgo.RequiredAcks(kgo.AllISRAcks()), kgo.DisableIdempotentWrite(),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer producer.Close()
+	// Every acknowledgement is kept, not one per offset: after the truncation new records
+	// are acknowledged at the offsets the lost ones had.
+	type ack struct {
+		offset int64
+		value  string
+	}
+	var acked []ack
+	var failed int
+	var firstErr error
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			value := fmt.Sprint(i)
+			pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			r, err := producer.ProduceSync(pctx, &kgo.Record{Value: []byte(value)}).First()
+			cancel()
+			if err == nil {
+				acked = append(acked, ack{r.Offset, value})
+			} else {
+				failed++
+				if firstErr == nil {
+					firstErr = err
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	plan, err := Parse("truncate 3s heal 1s", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := Run(ctx, plan, NewEmbeddedTarget(testCluster, client, topic), nil)
+	close(stop)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WaitRecovered(ctx, admin, topic, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	read := readAll(t, ctx, topic)
+	lost := 0
+	for _, a := range acked {
+		if read[a.offset] != a.value {
+			lost++
+		}
+	}
+	t.Logf("%d acknowledged, %d failed (first: %v), %d read back", len(acked), failed, firstErr, len(read))
+	return lost, events[0].Detail
+}
+
+// readAll reads partition 0 of topic from the start to its end offset now.
+func readAll(t *testing.T, ctx context.Context, topic string) map[int64]string {
+	t.Helper()
+	admin, err := kadm.NewOptClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends, err := admin.ListEndOffsets(ctx, topic)
+	admin.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, _ := ends.Lookup(topic, 0)
+	out := map[int64]string{}
+	if end.Offset == 0 {
+		return out
+	}
+	consumer, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer consumer.Close()
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		fetches := consumer.PollFetches(rctx)
+		if rctx.Err() != nil {
+			t.Fatalf("read %s: %d of %d records in 30s", topic, len(out), end.Offset)
+		}
+		fetches.EachRecord(func(r *kgo.Record) { out[r.Offset] = string(r.Value) })
+		if _, ok := out[end.Offset-1]; ok {
+			return out
+		}
+	}
 }

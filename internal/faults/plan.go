@@ -13,12 +13,19 @@ type Action string
 
 // The actions. Kill and term end the broker's process (SIGKILL: a crash; SIGTERM: a
 // controlled shutdown) and restart it at heal time; pause stops it (SIGSTOP) and resumes it
-// (SIGCONT); cut closes the proxies in front of it and reopens them.
+// (SIGCONT); cut closes the proxies in front of it and reopens them. Truncate is Kafka's
+// truncation_test recipe: a follower is killed, the partition takes writes without it for
+// the step's Lag (counted from the follower's removal from the ISR), every other replica
+// is killed, and the stale follower is restarted
+// first, so that with unclean.leader.election.enable=true it becomes leader and the
+// others truncate what it never had (acknowledged records lost: a negative control);
+// with unclean election off the partition waits offline and nothing is lost.
 const (
-	Kill  Action = "kill"
-	Term  Action = "term"
-	Pause Action = "pause"
-	Cut   Action = "cut"
+	Kill     Action = "kill"
+	Term     Action = "term"
+	Pause    Action = "pause"
+	Cut      Action = "cut"
+	Truncate Action = "truncate"
 )
 
 // Role is which broker a fault hits, resolved when the fault is injected.
@@ -46,13 +53,19 @@ type Step struct {
 	// Partition is the partition whose leader or follower is hit (unused for controller).
 	Partition int32 `json:"partition"`
 	// Hold is how long the fault lasts before it is healed: a kill's time down, a pause's
-	// or a cut's length.
+	// or a cut's length, a truncate's time from the stale follower's restart to the
+	// others'.
 	Hold time.Duration `json:"hold"`
+	// Lag is how long a truncate's follower is out of the ISR while the partition takes
+	// writes (it leaves the ISR once fenced, broker.session.timeout.ms after its kill).
+	Lag time.Duration `json:"lag,omitempty"`
 }
 
 // Kind names the step as the plan does: "leader-kill", "pause", "cut".
 func (s Step) Kind() string {
 	switch s.Action {
+	case Truncate:
+		return string(Truncate)
 	case Pause, Cut:
 		if s.Role == Leader {
 			return string(s.Action)
@@ -65,8 +78,11 @@ func (s Step) Kind() string {
 // String describes the step: "leader-kill at 10s (partition 0, down 5s)".
 func (s Step) String() string {
 	what := "down"
-	if s.Action == Pause || s.Action == Cut {
+	switch s.Action {
+	case Pause, Cut:
 		what = "for"
+	case Truncate:
+		what = fmt.Sprintf("lag %s, then down", s.Lag)
 	}
 	where := fmt.Sprintf("partition %d, ", s.Partition)
 	if s.Role == Controller {
@@ -89,7 +105,7 @@ func (p Plan) End() time.Duration {
 		return 0
 	}
 	last := p.Steps[len(p.Steps)-1]
-	return last.At + last.Hold
+	return last.At + last.Lag + last.Hold
 }
 
 // Uses reports whether any step has action a.
@@ -111,11 +127,11 @@ var kinds = []struct {
 	{"leader-kill", Kill, Leader}, {"leader-term", Term, Leader},
 	{"follower-kill", Kill, Follower}, {"follower-term", Term, Follower},
 	{"controller-kill", Kill, Controller}, {"controller-term", Term, Controller},
-	{"pause", Pause, Leader}, {"cut", Cut, Leader},
+	{"pause", Pause, Leader}, {"cut", Cut, Leader}, {"truncate", Truncate, Follower},
 }
 
 // randomKinds are what `random` chooses among: every kind that works on any embedded
-// cluster (a cut needs proxies, so it is left out).
+// cluster (a cut needs proxies, a truncate replicas off the controllers: left out).
 var randomKinds = []string{"leader-kill", "leader-term", "follower-kill", "controller-kill", "pause"}
 
 func kindWords() string {
@@ -132,6 +148,7 @@ type item struct {
 	action    Action
 	role      Role
 	hold      time.Duration // pause or cut length, or heal delay
+	lag       time.Duration // truncate's lag
 	healSet   bool
 	count     int
 	every     time.Duration
@@ -146,6 +163,9 @@ type item struct {
 //	leader-term | follower-kill | follower-term | controller-kill | controller-term
 //	pause 5s [of follower]            SIGSTOP the leader (or follower, controller), SIGCONT 5 s later
 //	cut 5s [of controller]            close the proxies in front of the leader for 5 s
+//	truncate 10s                      kill an in-sync follower of partition 0, 10 s of writes
+//	                                  without it, kill the other replicas, restart the
+//	                                  follower first (see Truncate), the others after heal
 //	random x3 every 10s seed 42       three kinds chosen from the seed (leader-kill,
 //	                                  leader-term, follower-kill, controller-kill, pause)
 //
@@ -168,7 +188,7 @@ func Parse(spec string, seed int64) (Plan, error) {
 		steps := it.expand(start)
 		plan.Steps = append(plan.Steps, steps...)
 		last := steps[len(steps)-1]
-		start = last.At + last.Hold
+		start = last.At + last.Lag + last.Hold
 	}
 	return plan, nil
 }
@@ -197,6 +217,16 @@ func parseItem(words []string, seed int64) (item, error) {
 			return item{}, err
 		}
 		it.hold, it.healSet, rest = d, true, rest[1:]
+	}
+	if it.action == Truncate {
+		if len(rest) == 0 {
+			return item{}, fmt.Errorf("truncate needs the follower's lag, e.g. truncate 10s")
+		}
+		d, err := duration(it.word, rest[0])
+		if err != nil {
+			return item{}, err
+		}
+		it.lag, rest = d, rest[1:]
 	}
 	everySet := false
 	for len(rest) > 0 {
@@ -258,11 +288,14 @@ func parseItem(words []string, seed int64) (item, error) {
 		rest = rest[2:]
 	}
 	if it.count > 1 {
-		if !it.healSet && it.hold > it.every {
-			it.hold = it.every
+		if !it.healSet && it.lag+it.hold > it.every {
+			it.hold = it.every - it.lag
 		}
-		if it.hold > it.every {
-			return item{}, fmt.Errorf("%s: lasts %s, longer than every %s: the next fault would come before the heal", it.word, it.hold, it.every)
+		if it.hold <= 0 {
+			return item{}, fmt.Errorf("%s: lag %s leaves no time to heal before every %s", it.word, it.lag, it.every)
+		}
+		if it.lag+it.hold > it.every {
+			return item{}, fmt.Errorf("%s: lasts %s, longer than every %s: the next fault would come before the heal", it.word, it.lag+it.hold, it.every)
 		}
 	} else if everySet {
 		return item{}, fmt.Errorf("%s: every %s needs a count, e.g. x3", it.word, it.every)
@@ -306,7 +339,7 @@ func (it item) expand(start time.Duration) []Step {
 	steps := make([]Step, it.count)
 	for i := range steps {
 		s := Step{At: start + it.after + time.Duration(i)*it.every, Action: it.action, Role: it.role,
-			Partition: it.partition, Hold: it.hold}
+			Partition: it.partition, Hold: it.hold, Lag: it.lag}
 		if rng != nil {
 			word := randomKinds[rng.IntN(len(randomKinds))]
 			for _, k := range kinds {

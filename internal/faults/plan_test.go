@@ -34,6 +34,13 @@ func TestParse(t *testing.T) {
 			{At: 4 * s, Action: Pause, Role: Follower, Hold: 3 * s},
 		}, 7 * s},
 		{"cut", "cut 5s", []Step{{Action: Cut, Role: Leader, Hold: 5 * s}}, 5 * s},
+		// Lag 10 s, then the others stay down the default 5 s: ends at 15 s.
+		{"truncate", "truncate 10s partition 2", []Step{{Action: Truncate, Role: Follower, Partition: 2, Lag: 10 * s, Hold: 5 * s}}, 15 * s},
+		// Every 12 s leaves 12-10 = 2 s of heal after each 10 s lag.
+		{"truncate twice", "truncate 10s x2 every 12s", []Step{
+			{At: 0, Action: Truncate, Role: Follower, Lag: 10 * s, Hold: 2 * s},
+			{At: 12 * s, Action: Truncate, Role: Follower, Lag: 10 * s, Hold: 2 * s},
+		}, 24 * s},
 		// every 3 s is shorter than the default heal: each kill is healed at 3 s.
 		{"heal shortened to every", "leader-kill x2 every 3s", []Step{
 			{At: 0, Action: Kill, Role: Leader, Hold: 3 * s},
@@ -67,7 +74,7 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ spec, want string }{
-		{"leeder-kill", `unknown fault "leeder-kill": want one of leader-kill, leader-term, follower-kill, follower-term, controller-kill, controller-term, pause, cut, random`},
+		{"leeder-kill", `unknown fault "leeder-kill": want one of leader-kill, leader-term, follower-kill, follower-term, controller-kill, controller-term, pause, cut, truncate, random`},
 		{"leader-kill x3 evry 10s", `leader-kill: unknown word "evry": want xN, every D, after D, heal D, partition N, of ROLE, seed N`},
 		{"leader-kill x3 every", "leader-kill: every needs a value"},
 		{"leader-kill x0", "leader-kill x0: want a count x1 to x1000"},
@@ -82,6 +89,9 @@ func TestParseErrors(t *testing.T) {
 		{"cut 5s of everyone", `cut of "everyone": want leader, follower or controller`},
 		{"leader-kill partition -1", `partition "-1": want a partition number`},
 		{"leader-kill;", "empty fault between ';'"},
+		{"truncate", "truncate needs the follower's lag, e.g. truncate 10s"},
+		{"truncate 10s x2 every 10s", "truncate: lag 10s leaves no time to heal before every 10s"},
+		{"truncate 10s x2 every 12s heal 3s", "truncate: lasts 13s, longer than every 12s"},
 	} {
 		_, err := Parse(tc.spec, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -137,6 +147,7 @@ func TestStepKind(t *testing.T) {
 		{Step{Action: Term, Role: Controller}, "controller-term"},
 		{Step{Action: Pause, Role: Leader}, "pause"},
 		{Step{Action: Cut, Role: Follower}, "cut-follower"},
+		{Step{Action: Truncate, Role: Follower}, "truncate"},
 	} {
 		if got := tc.s.Kind(); got != tc.want {
 			t.Errorf("%+v.Kind() = %q, want %q", tc.s, got, tc.want)

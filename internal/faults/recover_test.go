@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/kbench/kbench/internal/cluster"
 )
 
 func meta(parts ...kadm.PartitionDetail) kadm.Metadata {
@@ -63,5 +65,28 @@ func TestRoleOf(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%s: got %d, %v; want %d", tc.name, got, err, tc.want)
 		}
+	}
+}
+
+func TestQuorumSurvives(t *testing.T) {
+	// The embedded layout: brokers 1-3 are controllers, 4 and 5 brokers only.
+	brokers := []cluster.Broker{{ID: 1, Controller: true}, {ID: 2, Controller: true}, {ID: 3, Controller: true}, {ID: 4}, {ID: 5}}
+	for _, tc := range []struct {
+		replicas []int32
+		ok       bool
+	}{
+		{[]int32{4, 5}, true},     // no controller stops: 3 of 3 remain
+		{[]int32{3, 4}, true},     // 1 of 3 stops: 2 remain, a majority
+		{[]int32{2, 3}, false},    // 2 of 3 stop: 1 remains, no majority
+		{[]int32{1, 2, 3}, false}, // all stop
+	} {
+		err := quorumSurvives(brokers, tc.replicas, "t-0")
+		if (err == nil) != tc.ok {
+			t.Errorf("replicas %v: err %v, want ok=%v", tc.replicas, err, tc.ok)
+		}
+	}
+	err := quorumSurvives(brokers, []int32{2, 3}, "t-0")
+	if err == nil || !strings.Contains(err.Error(), "truncate of t-0 would stop KRaft controllers [2 3] of [1 2 3] at once") {
+		t.Errorf("message: %v", err)
 	}
 }

@@ -1,0 +1,154 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kbench/kbench/internal/cluster"
+)
+
+// electTimeout bounds the wait for the stale follower to lead its partition; with unclean
+// leader election off it never does, and the partition stays offline until the heal.
+const electTimeout = 30 * time.Second
+
+// truncate applies Kafka's truncation_test recipe to the step's partition (see Truncate):
+// the in-sync follower is killed, and once it is out of the ISR the partition takes writes
+// for s.Lag without it; the
+// other replicas are killed, and the follower alone is restarted. Inject returns once it
+// leads the partition, or electTimeout has passed; the heal restarts the others.
+func (t *embedded) truncate(ctx context.Context, s Step) (inj Injection, err error) {
+	where := fmt.Sprintf("%s-%d", t.topic, s.Partition)
+	pd, err := partitionOf(ctx, t.client, t.topic, s.Partition)
+	if err != nil {
+		return Injection{}, fmt.Errorf("find the replicas of %s: %w", where, err)
+	}
+	stale, err := roleOf(pd, Follower)
+	if err != nil {
+		return Injection{}, fmt.Errorf("%s: %w", where, err)
+	}
+	var others []int32
+	for _, id := range pd.Replicas {
+		if id != stale {
+			others = append(others, id)
+		}
+	}
+	if err := quorumSurvives(t.c.Brokers(), pd.Replicas, where); err != nil {
+		return Injection{}, err
+	}
+	inj = Injection{Broker: stale, Partition: s.Partition}
+	// Whatever happens from here, the heal brings back every replica that is down.
+	inj.Heal = func(ctx context.Context) (string, error) { return t.restartDown(ctx, pd.Replicas) }
+	var detail []string
+	step := func(format string, args ...any) { detail = append(detail, fmt.Sprintf(format, args...)) }
+	// The detail says how far the recipe got, on error too.
+	defer func() { inj.Detail = strings.Join(detail, ", ") }()
+
+	step("SIGKILL follower %d (pid %d) of %s", stale, pidOf(t.c, stale), where)
+	if err := t.killAndWait(ctx, stale); err != nil {
+		return inj, err
+	}
+	// Until the controller fences it (broker.session.timeout.ms) it stays in the ISR, and
+	// acks=all writes wait for it: the lag counts from its removal.
+	if err := t.waitOutOfISR(ctx, s.Partition, stale); err != nil {
+		return inj, err
+	}
+	if err := sleep(ctx, s.Lag); err != nil {
+		return inj, err
+	}
+	step("out of the ISR, then %s of writes without it", s.Lag)
+	for _, id := range others {
+		step("SIGKILL replica %d (pid %d)", id, pidOf(t.c, id))
+		if err := t.killAndWait(ctx, id); err != nil {
+			return inj, err
+		}
+	}
+	b, err := t.c.Restart(ctx, int(stale))
+	if err != nil {
+		return inj, err
+	}
+	if err := waitRegistered(ctx, t.client, stale); err != nil {
+		return inj, err
+	}
+	step("restarted %d first (pid %d)", stale, b.PID)
+	if t.waitLeader(ctx, s.Partition, stale) {
+		step("it leads %s (unclean election)", where)
+	} else {
+		step("not elected within %s (unclean.leader.election.enable off keeps %s offline)", electTimeout, where)
+	}
+	return inj, nil
+}
+
+// quorumSurvives refuses to stop, all at once, replicas that hold a majority of the KRaft
+// controllers: no leader could be elected then, unclean or not. On the embedded cluster the
+// first three nodes are controllers, so the partition's replicas must be mostly elsewhere
+// (a cluster of 4 or more brokers, the topic assigned to brokers 3 and 4, say).
+func quorumSurvives(brokers []cluster.Broker, replicas []int32, where string) error {
+	var all, down []int
+	for _, b := range brokers {
+		if b.Controller {
+			all = append(all, b.ID)
+			if slices.Contains(replicas, int32(b.ID)) {
+				down = append(down, b.ID)
+			}
+		}
+	}
+	if len(all) > 0 && 2*(len(all)-len(down)) <= len(all) {
+		return fmt.Errorf("truncate of %s would stop KRaft controllers %v of %v at once, and with them every election: put the topic's replicas on brokers that are not controllers (brokers %d and up)", where, down, all, len(all)+1)
+	}
+	return nil
+}
+
+func (t *embedded) killAndWait(ctx context.Context, id int32) error {
+	if err := t.c.Kill(int(id), syscall.SIGKILL); err != nil {
+		return err
+	}
+	return t.c.WaitExited(ctx, int(id), killExitTimeout)
+}
+
+// waitOutOfISR waits until broker id has left partition p's ISR, up to electTimeout.
+func (t *embedded) waitOutOfISR(ctx context.Context, p, id int32) error {
+	deadline := time.Now().Add(electTimeout)
+	for time.Now().Before(deadline) {
+		if pd, err := partitionOf(ctx, t.client, t.topic, p); err == nil && !slices.Contains(pd.ISR, id) {
+			return nil
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("killed follower %d still in the ISR of %s-%d after %s", id, t.topic, p, electTimeout)
+}
+
+// waitLeader reports whether broker id leads partition p within electTimeout.
+func (t *embedded) waitLeader(ctx context.Context, p, id int32) bool {
+	deadline := time.Now().Add(electTimeout)
+	for time.Now().Before(deadline) {
+		if pd, err := partitionOf(ctx, t.client, t.topic, p); err == nil && pd.Leader == id {
+			return true
+		}
+		if sleep(ctx, 250*time.Millisecond) != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// restartDown restarts every one of ids whose process is not running, in order.
+func (t *embedded) restartDown(ctx context.Context, ids []int32) (string, error) {
+	var done []string
+	for _, id := range ids {
+		if t.c.Alive()[int(id)] {
+			continue
+		}
+		msg, err := t.restart(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		done = append(done, msg)
+	}
+	return strings.Join(done, ", "), nil
+}

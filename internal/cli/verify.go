@@ -56,7 +56,7 @@ func (f *verifyFlags) register(cmd *cobra.Command) {
 	fs.DurationVar(&f.duration, "duration", verify.DefaultDuration, "how long the producers send (at least the fault plan's length)")
 	fs.BoolVar(&f.unclean, "unclean-leader-election", false, "set unclean.leader.election.enable=true on the topic (a negative control: expect loss)")
 	fs.StringVar(&f.faultSpec, "faults", "", "fault plan, e.g. 'leader-kill x3 every 10s' (see docs/verify.md; default none)")
-	fs.Int64Var(&f.seed, "seed", 0, "seed of a random fault plan (default: a random seed, printed)")
+	fs.Int64Var(&f.seed, "seed", 0, "seed of a random fault plan, to replay one (default: a random seed, printed)")
 	fs.StringArrayVar(&f.faultCommands, "fault-command", nil, "external cluster: ID=COMMAND that kills and restarts broker ID (repeatable; needs --yes)")
 	fs.BoolVar(&f.yes, "yes", false, "confirm running the --fault-command lines on an external cluster")
 	fs.StringVar(&f.clusterDir, "cluster-dir", "", "use the running embedded cluster in DIR (kbench cluster up) instead of starting one")
@@ -97,6 +97,9 @@ func (f *verifyFlags) config(cmd *cobra.Command, args []string) (verify.Config, 
 	}
 	if f.bootstrap == "" && (len(f.faultCommands) > 0 || f.commandConfig != "") {
 		return cfg, errors.New("--fault-command and --command-config are for an external cluster (--bootstrap-server)")
+	}
+	if !cmd.Flags().Changed("seed") {
+		f.seed = rand.Int64N(1 << 31)
 	}
 	if cfg.FaultPlan, err = faults.Parse(f.faultSpec, f.seed); err != nil {
 		return cfg, fmt.Errorf("--faults: %w", err)
@@ -165,8 +168,8 @@ Examples:
 // prints the verdict.
 func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cfg verify.Config) error {
 	cfg.Progress = func(s string) { fmt.Fprintln(stderr, s) }
-	if f.seed == 0 && len(cfg.FaultPlan.Steps) > 0 {
-		fmt.Fprintf(stderr, "fault plan: %s\n", planWords(cfg.FaultPlan))
+	if len(cfg.FaultPlan.Steps) > 0 {
+		fmt.Fprintf(stderr, "fault plan (seed %d): %s\n", f.seed, planWords(cfg.FaultPlan))
 	}
 	var c *cluster.Cluster
 	var kind string

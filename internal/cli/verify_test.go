@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +12,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/verify"
 )
@@ -137,5 +142,64 @@ func TestVerifyFake(t *testing.T) {
 	}
 	if res.Verdict() != lines[1] || res.Totals.Acked == 0 || res.Read.Records != res.Totals.Acked {
 		t.Errorf("verify.json verdict %q acked %d read %d; printed %q", res.Verdict(), res.Totals.Acked, res.Read.Records, lines[1])
+	}
+}
+
+// TestVerifyExitCodes: anomalies exit 4 after both lines; a clean result exits 0.
+func TestVerifyExitCodes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		lost int64
+		code int
+	}{{"clean", 0, 0}, {"lost", 3, exitAnomalies}} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := &verify.Result{Totals: verify.Totals{Sent: 10, Acked: 10}, Counts: verify.Counts{Lost: tt.lost}}
+			var out, errOut strings.Builder
+			err := printVerdict(&out, &errOut, false, res)
+			code := 0
+			var exit *exitError
+			if errors.As(err, &exit) {
+				code = exit.code
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.code || !strings.Contains(out.String(), fmt.Sprintf("lost %d,", tt.lost)) {
+				t.Errorf("code %d, stdout %q; want %d and the verdict", code, out.String(), tt.code)
+			}
+		})
+	}
+}
+
+// TestVerifyInterrupted: a run cancelled during its load returns exit code 130, and the
+// topic it created is deleted.
+func TestVerifyInterrupted(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	boot := strings.Join(c.ListenAddrs(), ",")
+	f := verifyFlags{bootstrap: boot, brokers: 3, runDir: filepath.Join(t.TempDir(), "run")}
+	cfg := verify.Config{Bootstrap: boot, Topic: "kbench-verify-interrupted", Partitions: 1, Replicas: 1, Producers: 1,
+		Rate: 100, Duration: time.Minute}
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	var out, errOut strings.Builder
+	err = runVerify(ctx, &out, &errOut, &f, cfg)
+	var exit *exitError
+	if !errors.As(err, &exit) || exit.code != interruptExitCode {
+		t.Fatalf("error %v, want exit %d", err, interruptExitCode)
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	topics, err := kadm.NewClient(cl).ListTopics(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if topics.Has("kbench-verify-interrupted") {
+		t.Errorf("the interrupted run's topic was left behind")
 	}
 }

@@ -225,8 +225,11 @@ func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
 		res.Rows = append(res.Rows, Row{At: t.Elapsed.Seconds(), Seconds: t.Interval.Seconds(), Acked: t.Acked,
 			Failed: t.Failed, P50Ms: float64(t.DueLatency.P50Us) / 1000, P99Ms: float64(t.DueLatency.P99Us) / 1000})
 		if n := len(res.Rows); n%5 == 0 {
-			cfg.progress("%5.0fs %s acknowledged, %s failed, p99 %.1f ms", t.Elapsed.Seconds(), n64(t.TotalAcked),
-				n64(t.TotalFailed), float64(t.DueLatency.P99Us)/1000)
+			p99 := "no acknowledgement in the last second"
+			if t.Acked > 0 {
+				p99 = fmt.Sprintf("p99 %.1f ms", float64(t.DueLatency.P99Us)/1000)
+			}
+			cfg.progress("%5.0fs %s acknowledged, %s failed, %s", t.Elapsed.Seconds(), n64(t.TotalAcked), n64(t.TotalFailed), p99)
 		}
 	})
 	faultsDone.Wait()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -43,7 +44,8 @@ type Coordinator struct {
 	stop    context.CancelFunc
 	done    chan struct{}
 	agents  []Join
-	epoch   int
+	// epoch numbers the scenarios; the heartbeat goroutine reads it too.
+	epoch atomic.Int64
 	// lost names an agent that went silent or failed: the run cannot split load over it
 	// any more, so every later scenario fails at once.
 	lost error
@@ -144,7 +146,7 @@ func (c *Coordinator) heartbeats(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			_ = c.ctl.send(ctx, c.topic, Message{Kind: KindHeartbeat, Run: c.cfg.Prefix, Epoch: c.epoch})
+			_ = c.ctl.send(ctx, c.topic, Message{Kind: KindHeartbeat, Run: c.cfg.Prefix, Epoch: int(c.epoch.Load())})
 		}
 	}
 }

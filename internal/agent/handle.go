@@ -51,6 +51,7 @@ func (w *worker) onPlan(ctx context.Context, m received) {
 	w.stopTrial()
 	w.closeProducers()
 	w.epoch, w.plan = m.Epoch, m.Plan
+	w.beatEpoch.Store(int64(m.Epoch))
 	var share *Share
 	for i := range m.Plan.Shares {
 		if m.Plan.Shares[i].Agent == w.cfg.Name {

@@ -83,8 +83,8 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 		maps.DeleteFunc(cj.Properties, func(k, _ string) bool { return isConnection(k) })
 		cons = &cj
 	}
-	c.epoch++
-	sc := &scenarioRun{c: c, epoch: c.epoch, names: names, bytes0: c.ControlBytes(),
+	epoch := int(c.epoch.Add(1))
+	sc := &scenarioRun{c: c, epoch: epoch, names: names, bytes0: c.ControlBytes(),
 		out: &Outcome{}, started: map[string]time.Time{}, results: map[string]*load.ProduceResult{},
 		consumed: map[string]*load.ConsumeResult{}}
 	plan := &Plan{Scenario: job.Scenario, Job: planJob(job.Producers), Schedule: s, Shares: shares, Consumers: cons}
@@ -126,7 +126,7 @@ func planJob(job load.ProducerConfig) load.ProducerConfig {
 func (c *Coordinator) send(ctx context.Context, m Message) error {
 	m.Run = c.cfg.Prefix
 	if m.Epoch == 0 {
-		m.Epoch = c.epoch
+		m.Epoch = int(c.epoch.Load())
 	}
 	return c.ctl.send(ctx, c.topic, m)
 }

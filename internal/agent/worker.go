@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -72,7 +73,11 @@ type worker struct {
 	prod     *load.Producers
 	sch      load.Schedule
 	trial    *trialRun
-	lastBeat time.Time
+	// beats sends the joined run's heartbeats from a goroutine of its own, so a loop busy
+	// opening clients or stopping a trial never looks like a dead agent; beatEpoch is the
+	// epoch it reports.
+	stopBeats context.CancelFunc
+	beatEpoch atomic.Int64
 }
 
 // trialRun is a trial running in its own goroutine.
@@ -96,7 +101,7 @@ func (w *worker) loop(ctx context.Context) error {
 			}
 		}
 		w.maybeJoin(ctx)
-		w.beat(ctx)
+		w.beatEpoch.Store(int64(w.epoch))
 		w.checkCoordinator()
 	}
 	return nil
@@ -152,18 +157,29 @@ func (w *worker) maybeJoin(ctx context.Context) {
 			continue
 		}
 		w.topic, w.admitted, w.epoch = topic, false, 0
+		w.beatEpoch.Store(0)
+		w.stopBeats = w.beats(topic, rs.run)
 		rs.coordAlive = time.Now()
 		return
 	}
 }
 
-// beat sends a heartbeat each HeartbeatInterval while in a run.
-func (w *worker) beat(ctx context.Context) {
-	if w.topic == "" || time.Since(w.lastBeat) < HeartbeatInterval {
-		return
-	}
-	w.lastBeat = time.Now()
-	w.ctl.sendAsync(w.topic, Message{Kind: KindHeartbeat, Run: w.runs[w.topic].run, Epoch: w.epoch})
+// beats sends a heartbeat on topic each HeartbeatInterval until stopped.
+func (w *worker) beats(topic, run string) context.CancelFunc {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		t := time.NewTicker(HeartbeatInterval)
+		defer t.Stop()
+		for {
+			w.ctl.sendAsync(topic, Message{Kind: KindHeartbeat, Run: run, Epoch: int(w.beatEpoch.Load())})
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return cancel
 }
 
 // checkCoordinator leaves a run whose coordinator has gone silent.
@@ -180,6 +196,10 @@ func (w *worker) checkCoordinator() {
 // leave stops any trial, closes the clients and forgets the run joined; refused marks the
 // run so it is not joined again.
 func (w *worker) leave(refused string) {
+	if w.stopBeats != nil {
+		w.stopBeats()
+		w.stopBeats = nil
+	}
 	w.stopTrial()
 	w.closeProducers()
 	if rs := w.runs[refused]; rs != nil {

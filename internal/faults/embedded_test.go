@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -55,8 +56,15 @@ func TestFaultsOnEmbeddedCluster(t *testing.T) {
 	if err := WaitRecovered(ctx, admin, topic, time.Minute); err != nil {
 		t.Fatal(err)
 	}
+	// A detached broker would outlive a failed test: whatever happens, the brokers
+	// cluster.json names are stopped by PID, as `kbench cluster down` does.
+	t.Cleanup(func() {
+		if r, err := cluster.Open(c.Dir()); err == nil {
+			_ = r.StopKeep()
+		}
+	})
 	target := NewEmbeddedTarget(c, client, topic)
-	run := func(t *testing.T, spec string, during func(Event)) Event {
+	runOn := func(t *testing.T, target Target, spec string, during func(Event)) Event {
 		t.Helper()
 		plan, err := Parse(spec, 1)
 		if err != nil {
@@ -84,6 +92,10 @@ func TestFaultsOnEmbeddedCluster(t *testing.T) {
 		}
 		t.Logf("isr recovered in %s", time.Since(recovering))
 		return events[0]
+	}
+	run := func(t *testing.T, spec string, during func(Event)) Event {
+		t.Helper()
+		return runOn(t, target, spec, during)
 	}
 
 	t.Run("leader kill and restart", func(t *testing.T) {
@@ -119,25 +131,6 @@ func TestFaultsOnEmbeddedCluster(t *testing.T) {
 		}
 	})
 
-	t.Run("controller kill", func(t *testing.T) {
-		before, err := activeController(ctx, client)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := run(t, "controller-kill heal 1s", func(e Event) {
-			if e.Broker != before || e.Partition != -1 {
-				t.Errorf("killed broker %d partition %d, the active controller was %d", e.Broker, e.Partition, before)
-			}
-			waitFor(t, "a new active controller", func() bool {
-				now, err := activeController(ctx, client)
-				return err == nil && now != before
-			})
-		})
-		if !c.Alive()[int(e.Broker)] {
-			t.Errorf("controller %d not running after heal", e.Broker)
-		}
-	})
-
 	t.Run("cut the leader's inter-broker proxy", func(t *testing.T) {
 		route := ""
 		run(t, "cut 3s", func(e Event) {
@@ -159,6 +152,39 @@ func TestFaultsOnEmbeddedCluster(t *testing.T) {
 		t.Logf("%s; %d acknowledged records lost", detail, lost)
 		if !strings.Contains(detail, "it leads") || lost == 0 {
 			t.Errorf("the stale replica did not take over with acknowledged records lost: %s; lost %d", detail, lost)
+		}
+	})
+
+	// The brokers of `kbench cluster up` outlive it, and `kbench verify --cluster-dir` reads
+	// them from cluster.json: a handle opened so has no child processes, and restarts its
+	// brokers detached, in a session of their own.
+	t.Run("controller kill through a reopened cluster directory", func(t *testing.T) {
+		reopened, err := cluster.Open(c.Dir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := activeController(ctx, client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := runOn(t, NewEmbeddedTarget(reopened, client, topic), "controller-kill heal 1s", func(e Event) {
+			if e.Broker != before || e.Partition != -1 {
+				t.Errorf("killed broker %d partition %d, the active controller was %d", e.Broker, e.Partition, before)
+			}
+			waitFor(t, "a new active controller", func() bool {
+				now, err := activeController(ctx, client)
+				return err == nil && now != before
+			})
+		})
+		pid := pidOf(reopened, e.Broker)
+		if !reopened.Alive()[int(e.Broker)] {
+			t.Errorf("controller %d not running after heal", e.Broker)
+		}
+		if sid := procSession(pid); sid != pid {
+			t.Errorf("restarted broker %d (pid %d) in session %d, want a session of its own", e.Broker, pid, sid)
+		}
+		if saved := savedPIDs(t, c.Dir())[int(e.Broker)]; saved != pid {
+			t.Errorf("cluster.json has pid %d for broker %d, want the new %d", saved, e.Broker, pid)
 		}
 	})
 
@@ -229,6 +255,22 @@ func procState(pid int) byte {
 		return 0
 	}
 	return data[i+2]
+}
+
+// procSession is the session id of /proc/PID/stat (proc(5): state, ppid, pgrp, session
+// follow the command name), 0 when unreadable.
+func procSession(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	fields := strings.Fields(string(data[i+1:]))
+	if i < 0 || len(fields) < 4 {
+		return 0
+	}
+	sid, _ := strconv.Atoi(fields[3])
+	return sid
 }
 
 // waitFor polls cond for up to 30 s; the bound is for a hang, not a measurement.

@@ -35,7 +35,7 @@ func agentRows(rd *results.RunDir) []AgentRow {
 }
 
 // agentsIntro explains the agents table.
-const agentsIntro = "The load ran on remote agents (`kbench agent`), coordinated through a control topic on the cluster itself; no load ran on the coordinator's host. " +
+const agentsIntro = "The load ran on remote agents (`kbench agent`), coordinated through a control topic on the cluster itself; the measured producers (and their scenarios' consumers) ran on the agents, none on the coordinator's host. " +
 	"Each repeat's figures above are the agents' merged exactly: counts added and latency histograms merged, never percentiles averaged. " +
 	"Each agent's row is its own result (its whole accounting, histograms included, is in the file named). " +
 	"The start skew is the spread of the agents' actual starts after the coordinator's start barrier, by their own clocks; " +

@@ -24,14 +24,13 @@ import (
 
 var testCluster *cluster.Cluster
 
-// TestMain starts one cluster for the package: 3 controller+broker nodes and a broker-only
-// fourth, so that a truncate can stop a partition's two replicas (3 and 4) with the KRaft
-// quorum still up. Each broker is in a zone of its own with a zero-delay link, so that the
+// TestMain starts one 3-broker cluster for the package (the embedded layout: every node a
+// controller too). Each broker is in a zone of its own with a zero-delay link, so that the
 // inter-broker proxies run in this process and a cut can be made. A killed broker is
 // fenced once its KRaft session times out (9 s by default); 3 s, with a heartbeat each
 // 500 ms, makes leaders move sooner and the test shorter.
 func TestMain(m *testing.M) {
-	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 4, Broker: &zones.Link{}, BrokerConfig: map[string]string{
+	os.Exit(clustertest.Run(m, cluster.Options{Brokers: 3, Broker: &zones.Link{}, BrokerConfig: map[string]string{
 		"broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500"}}, &testCluster))
 }
 
@@ -284,7 +283,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Errorf("no %s within 30s", what)
 }
 
-// truncateUnderLoad runs `truncate 3s` on a topic with replicas [4 3] (4 leads, 3 is the
+// truncateUnderLoad runs `truncate 3s` on a topic with replicas [2 3] (2 leads, 3 is the
 // follower to go stale), unclean election on and min.insync.replicas=1, while one producer
 // writes with acks=all; then reads the partition back. It returns how many acknowledged
 // records are not at their acknowledged offset, and the fault's detail.
@@ -295,7 +294,7 @@ func truncateUnderLoad(t *testing.T, ctx context.Context, client *kgo.Client, ad
 	rt := kmsg.NewCreateTopicsRequestTopic()
 	rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, -1, -1
 	ra := kmsg.NewCreateTopicsRequestTopicReplicaAssignment()
-	ra.Partition, ra.Replicas = 0, []int32{4, 3}
+	ra.Partition, ra.Replicas = 0, []int32{2, 3}
 	rt.ReplicaAssignment = append(rt.ReplicaAssignment, ra)
 	for k, v := range map[string]string{"unclean.leader.election.enable": "true", "min.insync.replicas": "1"} {
 		c := kmsg.NewCreateTopicsRequestTopicConfig()

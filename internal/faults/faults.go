@@ -14,13 +14,13 @@
 // one's heal has finished, so two faults never overlap and the phases are disjoint.
 //
 // The negative control with unclean leader election is the `truncate D` fault (Kafka's
-// truncation_test recipe, see Truncate). It stops all of a partition's replicas at once,
-// so they must not hold a majority of the KRaft controllers (the embedded cluster's first
-// three nodes): start 4 brokers and put the partition on brokers 3 and 4 (replication
-// factor 2), with unclean.leader.election.enable=true and min.insync.replicas=1. Measured
-// on the embedded cluster with one acks=all producer: `truncate 3s` lost 218 of 501
-// acknowledged records (their offsets now hold other records), with the stale follower
-// elected leader.
+// truncation_test recipe, see Truncate): with unclean.leader.election.enable=true,
+// min.insync.replicas=1 and 2 replicas, the stale follower is elected and acknowledged
+// records are lost. It kills all the replicas but the follower at once, so these must not
+// hold a majority of the KRaft controllers (the embedded cluster's first three nodes): 2
+// replicas are fine, 3 need a cluster of 4 or more brokers with the partition mostly on
+// broker-only nodes. Measured on the embedded 3-broker cluster with one acks=all producer:
+// see the package's real-cluster test, which asserts the loss.
 //
 // How kbench verify calls it:
 //

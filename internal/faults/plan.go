@@ -14,12 +14,12 @@ type Action string
 // The actions. Kill and term end the broker's process (SIGKILL: a crash; SIGTERM: a
 // controlled shutdown) and restart it at heal time; pause stops it (SIGSTOP) and resumes it
 // (SIGCONT); cut closes the proxies in front of it and reopens them. Truncate is Kafka's
-// truncation_test recipe: a follower is killed, the partition takes writes without it for
-// the step's Lag (counted from the follower's removal from the ISR), every other replica
-// is killed, and the stale follower is restarted
-// first, so that with unclean.leader.election.enable=true it becomes leader and the
-// others truncate what it never had (acknowledged records lost: a negative control);
-// with unclean election off the partition waits offline and nothing is lost.
+// truncation_test recipe: a follower is stopped (SIGSTOP), the partition takes writes
+// without it for the step's Lag (counted from the follower's removal from the ISR), every
+// other replica is killed, and the stale follower is resumed alone, so that with
+// unclean.leader.election.enable=true it becomes leader and the others, restarted at heal
+// time, truncate what it never had (acknowledged records lost: a negative control); with
+// unclean election off the partition waits offline and nothing is lost.
 const (
 	Kill     Action = "kill"
 	Term     Action = "term"
@@ -131,7 +131,8 @@ var kinds = []struct {
 }
 
 // randomKinds are what `random` chooses among: every kind that works on any embedded
-// cluster (a cut needs proxies, a truncate replicas off the controllers: left out).
+// cluster (a cut needs proxies, a truncate at most one controller among the replicas it
+// kills: left out).
 var randomKinds = []string{"leader-kill", "leader-term", "follower-kill", "controller-kill", "pause"}
 
 func kindWords() string {
@@ -163,9 +164,9 @@ type item struct {
 //	leader-term | follower-kill | follower-term | controller-kill | controller-term
 //	pause 5s [of follower]            SIGSTOP the leader (or follower, controller), SIGCONT 5 s later
 //	cut 5s [of controller]            close the proxies in front of the leader for 5 s
-//	truncate 10s                      kill an in-sync follower of partition 0, 10 s of writes
-//	                                  without it, kill the other replicas, restart the
-//	                                  follower first (see Truncate), the others after heal
+//	truncate 10s                      stop an in-sync follower of partition 0, 10 s of writes
+//	                                  without it, kill the other replicas, resume the
+//	                                  follower alone (see Truncate), restart the others
 //	random x3 every 10s seed 42       three kinds chosen from the seed (leader-kill,
 //	                                  leader-term, follower-kill, controller-kill, pause)
 //

@@ -72,21 +72,21 @@ func TestQuorumSurvives(t *testing.T) {
 	// The embedded layout: brokers 1-3 are controllers, 4 and 5 brokers only.
 	brokers := []cluster.Broker{{ID: 1, Controller: true}, {ID: 2, Controller: true}, {ID: 3, Controller: true}, {ID: 4}, {ID: 5}}
 	for _, tc := range []struct {
-		replicas []int32
-		ok       bool
+		killed []int32
+		ok     bool
 	}{
 		{[]int32{4, 5}, true},     // no controller stops: 3 of 3 remain
 		{[]int32{3, 4}, true},     // 1 of 3 stops: 2 remain, a majority
 		{[]int32{2, 3}, false},    // 2 of 3 stop: 1 remains, no majority
 		{[]int32{1, 2, 3}, false}, // all stop
 	} {
-		err := quorumSurvives(brokers, tc.replicas, "t-0")
+		err := quorumSurvives(brokers, tc.killed, "t-0")
 		if (err == nil) != tc.ok {
-			t.Errorf("replicas %v: err %v, want ok=%v", tc.replicas, err, tc.ok)
+			t.Errorf("killed %v: err %v, want ok=%v", tc.killed, err, tc.ok)
 		}
 	}
 	err := quorumSurvives(brokers, []int32{2, 3}, "t-0")
-	if err == nil || !strings.Contains(err.Error(), "truncate of t-0 would stop KRaft controllers [2 3] of [1 2 3] at once") {
+	if err == nil || !strings.Contains(err.Error(), "truncate of t-0 would kill KRaft controllers [2 3] of [1 2 3] at once") {
 		t.Errorf("message: %v", err)
 	}
 }

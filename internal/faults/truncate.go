@@ -16,10 +16,16 @@ import (
 const electTimeout = 30 * time.Second
 
 // truncate applies Kafka's truncation_test recipe to the step's partition (see Truncate):
-// the in-sync follower is killed, and once it is out of the ISR the partition takes writes
-// for s.Lag without it; the
-// other replicas are killed, and the follower alone is restarted. Inject returns once it
-// leads the partition, or electTimeout has passed; the heal restarts the others.
+// the in-sync follower is stopped (SIGSTOP), and once it is out of the ISR the partition
+// takes writes for s.Lag without it; the other replicas are killed and the follower is
+// resumed (SIGCONT), stale, with no other replica alive. Inject returns once it leads the
+// partition, or electTimeout has passed; the heal restarts the others.
+//
+// Why a pause and not a kill of the follower: on the embedded cluster the replicas are
+// KRaft controllers too, and a partition of 2 replicas on the 3 controllers would have 2
+// of them down at once, and no quorum to elect anyone; a paused follower comes back as
+// soon as it is resumed, with the quorum, and with the log it had (a killed one would
+// also come back with it, after a JVM start).
 func (t *embedded) truncate(ctx context.Context, s Step) (inj Injection, err error) {
 	where := fmt.Sprintf("%s-%d", t.topic, s.Partition)
 	pd, err := partitionOf(ctx, t.client, t.topic, s.Partition)
@@ -36,19 +42,23 @@ func (t *embedded) truncate(ctx context.Context, s Step) (inj Injection, err err
 			others = append(others, id)
 		}
 	}
-	if err := quorumSurvives(t.c.Brokers(), pd.Replicas, where); err != nil {
+	if err := quorumSurvives(t.c.Brokers(), others, where); err != nil {
 		return Injection{}, err
 	}
 	inj = Injection{Broker: stale, Partition: s.Partition}
-	// Whatever happens from here, the heal brings back every replica that is down.
-	inj.Heal = func(ctx context.Context) (string, error) { return t.restartDown(ctx, pd.Replicas) }
+	// Whatever happens from here, the heal resumes the follower and restarts every
+	// replica that is down.
+	inj.Heal = func(ctx context.Context) (string, error) {
+		_ = t.c.Kill(int(stale), syscall.SIGCONT) // refused only if it is not running
+		return t.restartDown(ctx, pd.Replicas)
+	}
 	var detail []string
 	step := func(format string, args ...any) { detail = append(detail, fmt.Sprintf(format, args...)) }
 	// The detail says how far the recipe got, on error too.
 	defer func() { inj.Detail = strings.Join(detail, ", ") }()
 
-	step("SIGKILL follower %d (pid %d) of %s", stale, pidOf(t.c, stale), where)
-	if err := t.killAndWait(ctx, stale); err != nil {
+	step("SIGSTOP follower %d (pid %d) of %s", stale, pidOf(t.c, stale), where)
+	if err := t.c.Kill(int(stale), syscall.SIGSTOP); err != nil {
 		return inj, err
 	}
 	// Until the controller fences it (broker.session.timeout.ms) it stays in the ISR, and
@@ -66,14 +76,13 @@ func (t *embedded) truncate(ctx context.Context, s Step) (inj Injection, err err
 			return inj, err
 		}
 	}
-	b, err := t.c.Restart(ctx, int(stale))
-	if err != nil {
+	step("SIGCONT %d", stale)
+	if err := t.c.Kill(int(stale), syscall.SIGCONT); err != nil {
 		return inj, err
 	}
 	if err := waitRegistered(ctx, t.client, stale); err != nil {
 		return inj, err
 	}
-	step("restarted %d first (pid %d)", stale, b.PID)
 	if t.waitLeader(ctx, s.Partition, stale) {
 		step("it leads %s (unclean election)", where)
 	} else {
@@ -82,22 +91,22 @@ func (t *embedded) truncate(ctx context.Context, s Step) (inj Injection, err err
 	return inj, nil
 }
 
-// quorumSurvives refuses to stop, all at once, replicas that hold a majority of the KRaft
-// controllers: no leader could be elected then, unclean or not. On the embedded cluster the
-// first three nodes are controllers, so the partition's replicas must be mostly elsewhere
-// (a cluster of 4 or more brokers, the topic assigned to brokers 3 and 4, say).
-func quorumSurvives(brokers []cluster.Broker, replicas []int32, where string) error {
+// quorumSurvives refuses to kill, all at once, brokers that hold a majority of the KRaft
+// controllers: no leader could be elected then, unclean or not. On the embedded cluster
+// the first three nodes are controllers, so a truncate of a partition with 3 replicas
+// there would stop 2 of them; 2 replicas (the follower is only paused) are fine.
+func quorumSurvives(brokers []cluster.Broker, killed []int32, where string) error {
 	var all, down []int
 	for _, b := range brokers {
 		if b.Controller {
 			all = append(all, b.ID)
-			if slices.Contains(replicas, int32(b.ID)) {
+			if slices.Contains(killed, int32(b.ID)) {
 				down = append(down, b.ID)
 			}
 		}
 	}
 	if len(all) > 0 && 2*(len(all)-len(down)) <= len(all) {
-		return fmt.Errorf("truncate of %s would stop KRaft controllers %v of %v at once, and with them every election: put the topic's replicas on brokers that are not controllers (brokers %d and up)", where, down, all, len(all)+1)
+		return fmt.Errorf("truncate of %s would kill KRaft controllers %v of %v at once, and with them every election: give the topic 2 replicas, or put them on brokers that are not controllers (brokers %d and up)", where, down, all, len(all)+1)
 	}
 	return nil
 }

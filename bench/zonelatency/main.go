@@ -7,6 +7,14 @@
 // the client's over the remote run (both from /proc: the proxy runs as `kbench zones
 // proxy`, its own process, as it does for `kbench cluster up`).
 //
+// Then, on the same cluster, the remote link's bandwidth is capped (-bandwidth, 2 MiB/s by
+// default) on the running proxy, and an unthrottled acks=1 run of 1 KiB records shows the
+// MiB/s it reached against the cap. Last, a 3-broker cluster with each broker in its own
+// zone (inter-broker proxies) runs acks=all at a low rate (30 records/s, 3 partitions, 3
+// replicas), the link between brokers switched between 0 and -broker-rtt (10 ms) on the
+// running proxies before each run: the shift of the p50 is what the broker RTT adds to an
+// acknowledgement (about one RTT: the follower's fetch answer one way, its next fetch back).
+//
 // It is run by `make bench`; it is a benchmark, not a test: it asserts nothing.
 package main
 
@@ -30,11 +38,13 @@ import (
 )
 
 type options struct {
-	kbench  string
-	rtt     time.Duration
-	rate    int
-	records int
-	pairs   int
+	kbench    string
+	rtt       time.Duration
+	rate      int
+	records   int
+	pairs     int
+	bandwidth string
+	brokerRTT time.Duration
 }
 
 func main() {
@@ -44,8 +54,10 @@ func main() {
 	flag.IntVar(&o.rate, "rate", 300, "records/s of each run (lightly loaded)")
 	flag.IntVar(&o.records, "records", 3000, "records per run")
 	flag.IntVar(&o.pairs, "pairs", 3, "plain/remote pairs")
+	flag.StringVar(&o.bandwidth, "bandwidth", "2MiB", "remote link cap to measure (\"\" to skip)")
+	flag.DurationVar(&o.brokerRTT, "broker-rtt", 10*time.Millisecond, "RTT between brokers to measure under acks=all (0 to skip)")
 	flag.Parse()
-	if err := run(o); err != nil {
+	if err := runAll(o); err != nil {
 		fmt.Fprintf(os.Stderr, "zonelatency: %v\n", err)
 		os.Exit(1)
 	}
@@ -58,15 +70,26 @@ type result struct {
 	proxyCPU      float64 // seconds, remote runs only
 	elapsedSecs   float64
 	recordsPerSec float64
+	mibPerSec     float64
 }
 
-func run(o options) error {
+func runAll(o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	exe, err := filepath.Abs(o.kbench)
 	if err != nil {
 		return err
 	}
+	if err := run(ctx, o, exe); err != nil {
+		return err
+	}
+	if o.brokerRTT > 0 {
+		return brokerLatency(ctx, o, exe)
+	}
+	return nil
+}
+
+func run(ctx context.Context, o options, exe string) error {
 	c, err := cluster.Start(ctx, cluster.Options{Brokers: 1, Log: os.Stderr,
 		Client: &zones.Link{RTT: o.rtt}, ProxyCommand: []string{exe, "zones", "proxy"}})
 	if err != nil {
@@ -106,6 +129,9 @@ func run(o options) error {
 	}
 	fmt.Printf("median p50: plain %.2f ms, remote %.2f ms; shift %.2f ms, %s %.0f ms +/- 1 ms\n",
 		median(plains), median(remotes), m, verdict, want)
+	if o.bandwidth != "" {
+		return bandwidthCap(ctx, o, exe, c)
+	}
 	return nil
 }
 
@@ -116,6 +142,12 @@ func produce(ctx context.Context, o options, exe, bootstrap, name string, proxyP
 	cmd := exec.CommandContext(ctx, exe, "produce", "--topic", topic, "--num-records", strconv.Itoa(o.records),
 		"--record-size", "100", "--throughput", strconv.Itoa(o.rate), "--json",
 		"--producer-props", "bootstrap.servers="+bootstrap, "acks=1", "linger.ms=0")
+	return runProduce(cmd, bootstrap, proxyPID)
+}
+
+// runProduce runs a kbench produce command through bootstrap and reads its JSON, with
+// proxyPID's CPU time read before and after.
+func runProduce(cmd *exec.Cmd, bootstrap string, proxyPID int) (result, error) {
 	cmd.Stderr = os.Stderr
 	before := procCPU(proxyPID)
 	out, err := cmd.Output()
@@ -127,6 +159,7 @@ func produce(ctx context.Context, o options, exe, bootstrap, name string, proxyP
 		Total struct {
 			ElapsedSeconds float64 `json:"elapsed_seconds"`
 			RecordsPerSec  float64 `json:"records_per_sec"`
+			MiBPerSec      float64 `json:"mib_per_sec"`
 			SendLatency    struct {
 				P50 float64 `json:"p50_us"`
 			} `json:"send_latency"`
@@ -139,7 +172,7 @@ func produce(ctx context.Context, o options, exe, bootstrap, name string, proxyP
 		return result{}, fmt.Errorf("read kbench produce --json: %w", err)
 	}
 	return result{p50Ms: doc.Total.SendLatency.P50 / 1000, clientCPU: doc.CPU.Seconds, proxyCPU: after - before,
-		elapsedSecs: doc.Total.ElapsedSeconds, recordsPerSec: doc.Total.RecordsPerSec}, nil
+		elapsedSecs: doc.Total.ElapsedSeconds, recordsPerSec: doc.Total.RecordsPerSec, mibPerSec: doc.Total.MiBPerSec}, nil
 }
 
 // procCPU is pid's user+system CPU seconds from /proc/PID/stat (fields 14 and 15, in clock

@@ -20,7 +20,7 @@ const commandTimeout = 10 * time.Minute
 
 // ErrNotConfirmed is returned by NewCommandTarget when the user gave fault commands but did
 // not confirm that kbench may run them against their cluster.
-var ErrNotConfirmed = errors.New("faults on an external cluster run the --fault-command lines against your brokers: add --yes-inject-faults to confirm")
+var ErrNotConfirmed = errors.New("faults on an external cluster run the --fault-command lines against your brokers: add --yes to confirm")
 
 // command runs the user's command for a broker in place of a kill: kbench cannot signal a
 // process on another host, so the command (ssh ... systemctl restart kafka, kubectl delete

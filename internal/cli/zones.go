@@ -144,6 +144,7 @@ func serveProxies(cmd *cobra.Command, out io.Writer, client, broker *zones.Proxy
 			// cluster.SetClientLink and SetBrokerLink wrote a link and wait for its line.
 			reloadLink(out, zones.LinkFile, "link set: ", "no client routes", client)
 			reloadLink(out, zones.BrokerLinkFile, "broker link set: ", "no broker routes", broker)
+			reloadCut(out, zones.CutFile, client, broker)
 		}
 	}
 }

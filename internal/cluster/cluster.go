@@ -123,6 +123,10 @@ type Cluster struct {
 	// mu guards state.Brokers, which Restart replaces (never edits in place) while others
 	// read it: a fault schedule restarts brokers while samplers list them.
 	mu sync.Mutex
+	// cutRoutes are the routes a proxy process was last told to keep cut (see Cut), under
+	// cutMu, held while the process applies a change.
+	cutMu     sync.Mutex
+	cutRoutes map[string]bool
 }
 
 // ErrRunning is returned by Start when Dir already holds a running cluster.

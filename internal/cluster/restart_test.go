@@ -119,8 +119,15 @@ func TestCutWithoutProxies(t *testing.T) {
 	if err := c.Cut(1, true); !errors.Is(err, ErrNoProxies) {
 		t.Fatalf("Cut: %v, want ErrNoProxies", err)
 	}
-	c.state.Network = &network{ProxyPID: 4242}
-	if err := c.Cut(1, true); err == nil || !strings.Contains(err.Error(), "process 4242") {
-		t.Fatalf("Cut with a proxy process: %v", err)
+	c.state.Network = &network{ProxyPID: 4242, BrokerRTT: "0s"}
+	if err := c.Cut(1, true); err == nil || !strings.Contains(err.Error(), "the zone proxy process (pid 4242) is not running") {
+		t.Fatalf("Cut with a proxy process not running: %v", err)
+	}
+	if got := c.brokerRoutes(2); len(got) != 1 || got[0] != "internal-2" {
+		t.Errorf("routes of broker 2 with a broker link: %v", got)
+	}
+	c.state.Network.ClientRTT = "2ms"
+	if got := c.brokerRoutes(2); len(got) != 2 || got[0] != "remote-2" || got[1] != "internal-2" {
+		t.Errorf("routes of broker 2 with both links: %v", got)
 	}
 }

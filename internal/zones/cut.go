@@ -1,8 +1,10 @@
 package zones
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
+	"os"
 )
 
 // Cut cuts route name, or mends it (cut false): while cut, its open connections are closed
@@ -46,4 +48,55 @@ func (p *Proxy) Routes() []Route {
 		out[i] = r.Route
 	}
 	return out
+}
+
+// CutFile is the file, in the proxy process's working directory, naming the routes to keep
+// cut, read on SIGHUP (and removed once applied) as the link files are.
+const CutFile = "cut.json"
+
+type cutJSON struct {
+	Cut []string `json:"cut"`
+}
+
+// WriteCutFile writes the whole set of routes to keep cut (every other route is mended) to
+// path for a proxy process to read on SIGHUP.
+func WriteCutFile(path string, routes []string) error {
+	data, _ := json.Marshal(cutJSON{Cut: append([]string{}, routes...)})
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("write proxy cut: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReadCutFile reads the routes written by WriteCutFile.
+func ReadCutFile(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read proxy cut: %w", err)
+	}
+	var c cutJSON
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c.Cut, nil
+}
+
+// SetCut cuts exactly the named routes this proxy has and mends its others; it returns the
+// names it has no route for (another proxy's, or none's).
+func (p *Proxy) SetCut(names []string) (unknown []string) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for _, r := range p.routes {
+		_ = p.Cut(r.Name, want[r.Name])
+		delete(want, r.Name)
+	}
+	for _, n := range names {
+		if want[n] {
+			unknown = append(unknown, n)
+		}
+	}
+	return unknown
 }

@@ -60,3 +60,41 @@ func TestCutClosesAndRefusesThenMends(t *testing.T) {
 		t.Error("cutting an unknown route: no error")
 	}
 }
+
+// TestSetCutAndCutFile: the file round-trips; SetCut cuts the named routes it has, mends
+// the rest, and returns the names it has not.
+func TestSetCutAndCutFile(t *testing.T) {
+	path := t.TempDir() + "/" + CutFile
+	if err := WriteCutFile(path, []string{"r2", "other-9"}); err != nil {
+		t.Fatal(err)
+	}
+	names, err := ReadCutFile(path)
+	if err != nil || len(names) != 2 || names[0] != "r2" || names[1] != "other-9" {
+		t.Fatalf("read back %v, %v", names, err)
+	}
+	target := echoServer(t)
+	p, err := Start(Link{}, []Route{{Name: "r1", Listen: "127.0.0.1:0", Target: target}, {Name: "r2", Listen: "127.0.0.1:0", Target: target}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Cut("r1", true); err != nil {
+		t.Fatal(err)
+	}
+	unknown := p.SetCut(names)
+	if len(unknown) != 1 || unknown[0] != "other-9" {
+		t.Errorf("unknown = %v, want [other-9]", unknown)
+	}
+	// r1 was cut and is not named: mended; r2 is named: cut.
+	for i, want := range []bool{true, false} {
+		conn, err := net.Dial("tcp", p.Addrs()[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = echoOnce(conn, "x")
+		conn.Close()
+		if (err == nil) != want {
+			t.Errorf("route r%d echoes: %v, want %v", i+1, err == nil, want)
+		}
+	}
+}

@@ -10,7 +10,12 @@ import (
 // Thresholds above which a measured resource counts as saturated. A target counts as reached
 // at results.MinRateShare, the validity gate's own share.
 const (
-	brokerCPUBusy   = 80.0 // % of a broker's CPU allotment
+	brokerCPUBusy = 80.0 // % of a broker's CPU allotment
+	// diskWriteBusy is the share of a broker's disk write limit (its disk class) at which
+	// the limit binds. The throttle also charges the file system's journal and metadata
+	// writes, which /proc/<pid>/io does not count to the broker: measured, brokers held by 3
+	// and 7 MiB/s limits (12.6 MiB/s without) showed 76-81% and 73-79% of them.
+	diskWriteBusy   = 0.70
 	hostCPUBusy     = 85.0 // % of all host cores
 	diskBusy        = 80.0 // % of time the disk was busy
 	clientCoresBusy = 0.80 // share of the host's cores used by the clients
@@ -30,6 +35,11 @@ type measured struct {
 	// proxyCores is the remote listener's proxy process CPU, when the clients used it.
 	proxyCores float64
 	hasProxy   bool
+	// diskWrite is the busiest broker's mean bytes written per second, diskWriteLimit each
+	// broker's write throttle (its disk class; 0 for none).
+	diskWrite      float64
+	hasDiskWrite   bool
+	diskWriteLimit uint64
 }
 
 func measure(row Row, valid []results.Repeat, env results.Environment) measured {
@@ -54,6 +64,7 @@ func measure(row Row, valid []results.Repeat, env results.Environment) measured 
 		tx, ok2 := hostField(r, results.FieldHostNetTxBps)
 		return max(rx, tx) / (1 << 20), ok1 || ok2
 	})
+	m.diskWrite, m.hasDiskWrite = med(brokerDiskWriteMax)
 	m.clientCores, m.hasClient = row.ClientCores.Median, row.ClientCores.N > 0
 	if row.ProxyCores != nil {
 		m.proxyCores, m.hasProxy = row.ProxyCores.Median, true
@@ -108,14 +119,19 @@ func (m measured) evidence() (have, missing []string) {
 }
 
 // limitOf names the resource that limited a scenario, from the medians of its valid repeats.
-// It names only what was measured: a reached target rate, then a saturated broker CPU,
-// client CPU, host CPU or disk (the host's disk only when the brokers ran on it). When none of these is saturated, the limit is "not
-// determined", with the figures that were measured and those that were not.
-func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
+// It names only what was measured: a reached target rate, then a disk write limit the
+// brokers wrote at (a throttled disk class of the scenario's cluster, shape), a saturated
+// broker CPU, client CPU, host CPU or disk (the host's disk only when the brokers ran on
+// it). When none of these is saturated, the limit is "not determined", with the figures
+// that were measured and those that were not.
+func limitOf(row Row, valid []results.Repeat, env results.Environment, shape *results.Shape) Limit {
 	if len(valid) == 0 {
 		return Limit{Resource: notDetermined, Evidence: "no valid repeat"}
 	}
 	m := measure(row, valid, env)
+	if shape != nil {
+		m.diskWriteLimit = shape.DiskWriteLimit
+	}
 	have, missing := m.evidence()
 	behind := ""
 	if row.TargetShare != nil && row.TargetShare.Median < results.MinRateShare {
@@ -135,6 +151,10 @@ func limitOf(row Row, valid []results.Repeat, env results.Environment) Limit {
 	case row.TargetShare != nil && row.TargetShare.Median >= results.MinRateShare:
 		return lim("target rate", fmt.Sprintf("sent at %s of the %s records/s target (%.0f%% counts as reached)",
 			shareText(row.TargetShare.Median), num(row.TargetRate), 100*results.MinRateShare))
+	case m.diskWriteLimit > 0 && m.hasDiskWrite && m.diskWrite >= diskWriteBusy*float64(m.diskWriteLimit):
+		// A throttle the brokers wrote at holds them there however busy the host is.
+		return lim("disk write limit", fmt.Sprintf("a broker wrote %s MiB/s under its disk class's %s MiB/s write limit",
+			num(m.diskWrite/(1<<20)), num(float64(m.diskWriteLimit)/(1<<20))))
 	case sharedHostBusy(m, env):
 		// Without a CPU quota a broker's allotment is only its fair share of the host's
 		// cores: the brokers and the clients all wait for the same cores, so the host is

@@ -52,3 +52,40 @@ func TestScenarioLimitUsesItsCluster(t *testing.T) {
 		t.Errorf("the run's environment was changed")
 	}
 }
+
+// TestDiskWriteLimit: a broker that wrote at 70% or more of its disk class's write limit is
+// limited by that limit, even on a saturated shared host; below it, or without a limit, the
+// other rules apply.
+func TestDiskWriteLimit(t *testing.T) {
+	shared := results.Environment{BrokerCPUBasis: "0.667 cores: the host's cores shared by 3 brokers (no CPU quota)", Host: results.Host{Cores: 2}}
+	repeat := func(writeMiB float64) results.Repeat {
+		return results.Repeat{BrokerSummary: []results.BrokerSummary{
+			{Broker: "1", Fields: map[string]results.Stats{results.FieldDiskWriteBps: {Mean: writeMiB * (1 << 20)}}},
+			{Broker: "2", Fields: map[string]results.Stats{results.FieldDiskWriteBps: {Mean: 0.5 * (1 << 20)}}},
+			{Broker: results.HostSeries, Fields: map[string]results.Stats{results.FieldHostCPUPct: {Mean: 99}}},
+		}}
+	}
+	limit3 := &results.Shape{Brokers: 3, DiskWriteLimit: 3 << 20}
+	for _, tc := range []struct {
+		name     string
+		writes   []float64 // the busiest broker's MiB/s per repeat
+		shape    *results.Shape
+		resource string
+	}{
+		// median 2.4 MiB/s >= 0.7 x 3 = 2.1 MiB/s
+		{"at the limit", []float64{2.3, 2.4, 2.42}, limit3, "disk write limit"},
+		// median 2.0 < 2.1: the saturated shared host is the limit
+		{"below the limit", []float64{2.0, 1.9, 2.1}, limit3, "host CPU"},
+		{"no disk class", []float64{2.75, 2.7, 2.8}, &results.Shape{Brokers: 3}, "host CPU"},
+		{"no recorded cluster", []float64{2.75, 2.7, 2.8}, nil, "host CPU"},
+	} {
+		var valid []results.Repeat
+		for _, w := range tc.writes {
+			valid = append(valid, repeat(w))
+		}
+		got := limitOf(Row{}, valid, shared, tc.shape)
+		if got.Resource != tc.resource {
+			t.Errorf("%s: limit %q (%s), want %q", tc.name, got.Resource, got.Evidence, tc.resource)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func resultRows(rd *results.RunDir, names, brokers []string, env results.Environ
 		}
 		fill(&row, valid, brokers)
 		row.Unstable = row.RecordsPerSec.Spread() > spreadLimit || row.P99.Spread() > 2*spreadLimit
-		row.Limit = limitOf(row, valid, scenarioEnvironment(env, sc.Cluster))
+		row.Limit = limitOf(row, valid, scenarioEnvironment(env, sc.Cluster), sc.Cluster)
 		rows = append(rows, row)
 	}
 	return rows
@@ -199,6 +199,21 @@ func brokerCores(r results.Repeat) (float64, bool) {
 		}
 	}
 	return sum, n > 0
+}
+
+// brokerDiskWriteMax is the busiest broker's mean bytes written per second in a repeat.
+func brokerDiskWriteMax(r results.Repeat) (float64, bool) {
+	var m float64
+	var ok bool
+	for _, b := range r.BrokerSummary {
+		if b.Broker == results.HostSeries {
+			continue
+		}
+		if st, has := b.Fields[results.FieldDiskWriteBps]; has {
+			m, ok = max(m, st.Mean), true
+		}
+	}
+	return m, ok
 }
 
 // brokerPctMax is the mean CPU percentage of the busiest broker.

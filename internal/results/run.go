@@ -97,6 +97,9 @@ type Shape struct {
 	// (on top of the study's cluster.broker_configs), "name=value, ..." sorted by name (a
 	// string, so shapes compare with ==); absent when none.
 	BrokerConfigs string `json:"broker_configs,omitempty"`
+	// DiskWriteLimit is each broker's disk write throttle in bytes per second (its disk
+	// class), which the report names as the limit when the brokers wrote at it; 0 for none.
+	DiskWriteLimit uint64 `json:"disk_write_limit_bytes_per_sec,omitempty"`
 }
 
 // String describes the shape, e.g. "3 brokers, Kafka 4.1.1, heap 512m, 0.5 cores (CFS quota)".

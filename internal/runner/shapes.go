@@ -110,7 +110,8 @@ func (r *runner) recordShape(run *results.Run, g study.ShapeGroup) error {
 	}
 	_, basis := r.target.allotment()
 	rec := &results.Shape{Brokers: len(r.target.brokers), KafkaVersion: r.target.kafkaVersion, Heap: g.Shape.Heap,
-		Limits: r.target.limits, BrokerCPUBasis: basis, BrokerConfigs: strings.ReplaceAll(g.Shape.BrokerConfigs, "\n", ", ")}
+		Limits: r.target.limits, BrokerCPUBasis: basis, BrokerConfigs: strings.ReplaceAll(g.Shape.BrokerConfigs, "\n", ", "),
+		DiskWriteLimit: g.Shape.Limits.Disk.WriteBPS}
 	for _, i := range g.Indexes {
 		for j := range run.Scenarios {
 			if run.Scenarios[j].ID == r.plan.Scenarios[i].ID {

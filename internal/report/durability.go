@@ -60,10 +60,18 @@ func durabilitySettings(d *results.Durability) string {
 	}
 	minISR := d.TopicConfigs["min.insync.replicas"]
 	if minISR == "" {
+		// Not set by the study: the value the cluster applied, when the check read it back.
 		minISR = "broker default"
+		if v := d.EffectiveTopicConfigs["min.insync.replicas"]; v != "" {
+			minISR = v + " (broker default)"
+		}
 	}
 	s := fmt.Sprintf("acks=%s, min.insync.replicas=%s, %d replicas", acks, minISR, d.Replicas)
-	if d.TopicConfigs["unclean.leader.election.enable"] == "true" {
+	unclean := d.TopicConfigs["unclean.leader.election.enable"]
+	if unclean == "" {
+		unclean = d.EffectiveTopicConfigs["unclean.leader.election.enable"]
+	}
+	if unclean == "true" {
 		s += ", unclean leader election"
 	}
 	return s
@@ -115,8 +123,13 @@ func durabilitySentence(r DurabilityRow, unfinished bool) string {
 	} else {
 		s += "; " + strings.Join(other, ", ")
 	}
-	if unfinished {
+	switch {
+	case unfinished:
 		s += "; the check did not finish: " + r.Note
+	case r.Clean:
+		// One clean check is evidence, not proof: its confidence is stated with it, as a
+		// hypothesis verdict's is. Lost records need no such clause: one is a counterexample.
+		s += " (one check: no anomaly under these faults here, not a proof that none can occur)"
 	}
 	return s
 }

@@ -10,6 +10,9 @@ type Durability struct {
 	Partitions    int               `json:"partitions"`
 	Replicas      int               `json:"replicas"`
 	TopicConfigs  map[string]string `json:"topic_configs,omitempty"`
+	// EffectiveTopicConfigs are min.insync.replicas and unclean.leader.election.enable as
+	// the cluster applied them to the checked topic, whether set or the brokers' defaults.
+	EffectiveTopicConfigs map[string]string `json:"effective_topic_configs,omitempty"`
 	ProducerProps map[string]string `json:"producer_props,omitempty"`
 	Rate          float64           `json:"rate"`
 	DurationS     float64           `json:"duration_s"`

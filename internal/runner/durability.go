@@ -90,6 +90,7 @@ func fillDurability(out *results.Durability, res *verify.Result) {
 	out.Sent, out.Acknowledged, out.Failed, out.Unsent, out.ReadBack = t.Sent, t.Acked, t.Failed, t.Unsent, res.Read.Records
 	out.Lost, out.Duplicated, out.Reordered, out.Inconsistent, out.Unexpected = c.Lost, c.Duplicated, c.Reordered, c.Inconsistent, c.Unexpected
 	out.UnacknowledgedPresent = c.UnacknowledgedPresent
+	out.EffectiveTopicConfigs = res.EffectiveTopicConfigs
 	for _, e := range res.Faults {
 		out.Applied = append(out.Applied, e.Kind)
 	}

@@ -23,6 +23,9 @@ type Result struct {
 	Partitions       int               `json:"partitions"`
 	Replicas         int               `json:"replicas"`
 	TopicConfigs     map[string]string `json:"topic_configs"`
+	// EffectiveTopicConfigs are min.insync.replicas and unclean.leader.election.enable as
+	// the cluster applied them to the topic (read back after creating it), set or default.
+	EffectiveTopicConfigs map[string]string `json:"effective_topic_configs,omitempty"`
 	Producers        int               `json:"producers"`
 	Rate             float64           `json:"rate"`
 	DurationSeconds  float64           `json:"duration_seconds"`

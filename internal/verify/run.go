@@ -172,6 +172,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Version: ResultVersion, Run: NewRunID(), Topic: cfg.Topic, Partitions: cfg.Partitions,
 		Replicas: cfg.Replicas, TopicConfigs: cfg.TopicConfigs, Producers: cfg.Producers, Rate: cfg.Rate,
 		DurationSeconds: cfg.Duration.Seconds()}
+	if res.EffectiveTopicConfigs, err = effectiveConfigs(ctx, admin, cfg.Topic); err != nil {
+		return nil, err
+	}
 	if len(cfg.FaultPlan.Steps) > 0 {
 		res.FaultPlan = &cfg.FaultPlan
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -78,4 +79,44 @@ func deleteTopic(admin *kadm.Client, topic string) error {
 		return fmt.Errorf("delete topic %s: %w", topic, err)
 	}
 	return nil
+}
+
+// durabilityConfigs are the topic configs a durability claim rests on besides acks and the
+// replication factor.
+var durabilityConfigs = []string{"min.insync.replicas", "unclean.leader.election.enable"}
+
+// effectiveConfigs reads back the values the cluster applies to topic for the configs a
+// durability claim rests on, whether the run set them or the brokers' defaults hold: a
+// report must state min.insync.replicas=1, not "the broker default".
+func effectiveConfigs(ctx context.Context, admin *kadm.Client, topic string) (map[string]string, error) {
+	var rc kadm.ResourceConfig
+	deadline := time.Now().Add(topicReadyTimeout)
+	for {
+		rcs, err := admin.DescribeTopicConfigs(ctx, topic)
+		if err == nil {
+			rc, err = rcs.On(topic, nil)
+		}
+		if err == nil {
+			err = rc.Err
+		}
+		// The broker asked may not have the new topic's metadata yet.
+		if err == nil || !errors.Is(err, kerr.UnknownTopicOrPartition) || time.Now().After(deadline) {
+			if err != nil {
+				return nil, fmt.Errorf("describe topic %s configs: %w", topic, err)
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	out := map[string]string{}
+	for _, c := range rc.Configs {
+		if slices.Contains(durabilityConfigs, c.Key) {
+			out[c.Key] = c.MaybeValue()
+		}
+	}
+	return out, nil
 }

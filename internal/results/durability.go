@@ -6,16 +6,16 @@ package results
 type Durability struct {
 	// Topic, Partitions, Replicas and TopicConfigs are the checked topic; ProducerProps the
 	// producers' properties as given (secrets redacted); Rate and DurationS the load.
-	Topic         string            `json:"topic"`
-	Partitions    int               `json:"partitions"`
-	Replicas      int               `json:"replicas"`
-	TopicConfigs  map[string]string `json:"topic_configs,omitempty"`
+	Topic        string            `json:"topic"`
+	Partitions   int               `json:"partitions"`
+	Replicas     int               `json:"replicas"`
+	TopicConfigs map[string]string `json:"topic_configs,omitempty"`
 	// EffectiveTopicConfigs are min.insync.replicas and unclean.leader.election.enable as
 	// the cluster applied them to the checked topic, whether set or the brokers' defaults.
 	EffectiveTopicConfigs map[string]string `json:"effective_topic_configs,omitempty"`
-	ProducerProps map[string]string `json:"producer_props,omitempty"`
-	Rate          float64           `json:"rate"`
-	DurationS     float64           `json:"duration_s"`
+	ProducerProps         map[string]string `json:"producer_props,omitempty"`
+	Rate                  float64           `json:"rate"`
+	DurationS             float64           `json:"duration_s"`
 	// Faults is the plan as written; Applied lists the kinds of the faults that ran, in
 	// order ("leader-kill"); FaultsNote says why fewer ran than planned, or why none could.
 	Faults     string   `json:"faults,omitempty"`

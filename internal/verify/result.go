@@ -19,17 +19,17 @@ type Result struct {
 	Cluster string `json:"cluster,omitempty"`
 	// The settings applied: the topic and its configs, the producers and their effective
 	// client properties, the load.
-	Topic            string            `json:"topic"`
-	Partitions       int               `json:"partitions"`
-	Replicas         int               `json:"replicas"`
-	TopicConfigs     map[string]string `json:"topic_configs"`
+	Topic        string            `json:"topic"`
+	Partitions   int               `json:"partitions"`
+	Replicas     int               `json:"replicas"`
+	TopicConfigs map[string]string `json:"topic_configs"`
 	// EffectiveTopicConfigs are min.insync.replicas and unclean.leader.election.enable as
 	// the cluster applied them to the topic (read back after creating it), set or default.
 	EffectiveTopicConfigs map[string]string `json:"effective_topic_configs,omitempty"`
-	Producers        int               `json:"producers"`
-	Rate             float64           `json:"rate"`
-	DurationSeconds  float64           `json:"duration_seconds"`
-	ProducerSettings map[string]string `json:"producer_settings"`
+	Producers             int               `json:"producers"`
+	Rate                  float64           `json:"rate"`
+	DurationSeconds       float64           `json:"duration_seconds"`
+	ProducerSettings      map[string]string `json:"producer_settings"`
 	// Totals counts the records by outcome; Counts the anomalies, Examples a few of each.
 	Totals   Totals    `json:"totals"`
 	Counts   Counts    `json:"counts"`

@@ -6,8 +6,9 @@
 // trial bounds the rate, then bisection in log-rate narrows [highest passing, lowest
 // failing] until it is within a precision (5 %). Its classification tolerates noise, after
 // the IETF MLRsearch draft: every rate keeps the trial time it passed and failed, and is an
-// upper bound only when the majority of its trial time failed; the bracket's ends are
-// re-tested at full length before the search ends. Trials are short while the bracket is
+// upper bound only when the majority of its trial time failed; the bracket's upper end is
+// re-tested at full length before the search ends, and its lower end must pass Confirm (2)
+// full-length trials, every one, or it becomes an upper bound and the search goes on below. Trials are short while the bracket is
 // wide and full-length near the end. Several SLOs are searched on the same trials.
 //
 // The package runs trials through a TrialFunc and reads no clock, so the search is tested
@@ -35,6 +36,10 @@ type Config struct {
 	MinRate float64
 	// MaxTrials stops a search that has not converged, overriding the default 20.
 	MaxTrials int
+	// Confirm is how many full-length trials the bracket's lower end must pass, every one
+	// of them, overriding the default 2: p99 over one window at a fixed rate varies by 2-5x
+	// between windows on a busy host, so one passing trial is weak evidence.
+	Confirm int
 	// Progress, if not nil, is called after every trial.
 	Progress func(Trial)
 }
@@ -44,6 +49,7 @@ const (
 	DefaultPrecision = 0.05
 	DefaultTrial     = 20 * time.Second
 	DefaultMaxTrials = 20
+	DefaultConfirm   = 2
 	// MinShort is the shortest default short trial: below it a trial holds too few
 	// acknowledgements for a p99 worth comparing, and the warm-up's backlog weighs on it.
 	MinShort = 2 * time.Second
@@ -85,8 +91,9 @@ type Bracket struct {
 	Upper    float64 `json:"upper"`
 	LowerMiB float64 `json:"lower_mib_per_sec"`
 	UpperMiB float64 `json:"upper_mib_per_sec"`
-	// Converged is true when Upper/Lower - 1 is within the precision, both ends measured at
-	// full length; Note says why not otherwise.
+	// Converged is true when Upper/Lower - 1 is within the precision, the lower end passed
+	// Confirm full-length trials and the upper end was measured at full length; Note says
+	// why not otherwise.
 	Converged bool   `json:"converged"`
 	Note      string `json:"note,omitempty"`
 	// AtLower are the due-time percentiles of every trial at Lower merged (ms), and
@@ -118,6 +125,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxTrials == 0 {
 		c.MaxTrials = DefaultMaxTrials
+	}
+	if c.Confirm == 0 {
+		c.Confirm = DefaultConfirm
 	}
 	return c
 }

@@ -31,7 +31,7 @@ func (s *search) result() *Result {
 		case b.Upper == 0:
 			b.Note = fmt.Sprintf("no rate failed %s", slo)
 		case b.Upper/b.Lower > 1+s.cfg.Precision ||
-			s.rates[b.Lower].total < s.cfg.Trial || s.rates[b.Upper].total < s.cfg.Trial:
+			s.rates[b.Lower].full < s.cfg.Confirm || s.rates[b.Upper].full < 1:
 			b.Note = fmt.Sprintf("stopped after %d trials with the bracket %.1f%% wide", len(s.trials), 100*(b.Upper/b.Lower-1))
 		default:
 			b.Converged = true

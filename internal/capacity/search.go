@@ -18,10 +18,13 @@ type search struct {
 	max float64
 }
 
-// evidence is the trial time spent at one rate, and how much of it failed each SLO.
+// evidence is the trial time spent at one rate, how much of it failed each SLO, and its
+// full-length trials: how many ran and, per SLO, how many failed.
 type evidence struct {
-	total  time.Duration
-	failed []time.Duration
+	total      time.Duration
+	failed     []time.Duration
+	full       int
+	fullFailed []int
 }
 
 // Search finds, for every SLO of cfg, the bracket [highest passing, lowest failing] rate,
@@ -98,7 +101,7 @@ func (s *search) record(rate float64, d time.Duration, o Outcome) {
 	}
 	ev := s.rates[rate]
 	if ev == nil && rate > 0 {
-		ev = &evidence{failed: make([]time.Duration, len(s.cfg.SLOs))}
+		ev = &evidence{failed: make([]time.Duration, len(s.cfg.SLOs)), fullFailed: make([]int, len(s.cfg.SLOs))}
 		s.rates[rate] = ev
 	}
 	for i, slo := range s.cfg.SLOs {
@@ -110,10 +113,16 @@ func (s *search) record(rate float64, d time.Duration, o Outcome) {
 		t.Reasons = append(t.Reasons, why)
 		if ev != nil && len(why) > 0 {
 			ev.failed[i] += d
+			if d >= s.cfg.Trial {
+				ev.fullFailed[i]++
+			}
 		}
 	}
 	if ev != nil {
 		ev.total += d
+		if d >= s.cfg.Trial {
+			ev.full++
+		}
 	}
 	s.trials = append(s.trials, t)
 	if s.cfg.Progress != nil {
@@ -122,10 +131,12 @@ func (s *search) record(rate float64, d time.Duration, o Outcome) {
 }
 
 // fails says whether rate is an upper bound for SLO i: the majority of its trial time
-// failed. A short trial that failed by a hiccup is outweighed by a full one that passed.
+// failed, so a short trial that failed by a hiccup is outweighed by a full one that passed;
+// or one of its full-length trials failed once it had the Confirm full-length trials a
+// lower end needs, so the lower end reported passed every full-length trial run at it.
 func (s *search) fails(i int, rate float64) bool {
 	ev := s.rates[rate]
-	return 2*ev.failed[i] > ev.total
+	return 2*ev.failed[i] > ev.total || (ev.full >= s.cfg.Confirm && ev.fullFailed[i] > 0)
 }
 
 // bracket returns SLO i's lowest failing rate and highest passing rate below it; 0 for none.
@@ -168,11 +179,13 @@ func (s *search) step(i int) (rate float64, d time.Duration, ok bool) {
 	}
 	ratio := upper / lower
 	if ratio <= 1+c.Precision {
-		// Near the boundary: both ends are measured at full length before they count.
-		if s.rates[lower].total < c.Trial {
+		// Near the boundary: the lower end is confirmed by Confirm full-length trials (one
+		// that fails makes it an upper bound, and the search goes on below it), the upper
+		// end measured at full length, before they count.
+		if s.rates[lower].full < c.Confirm {
 			return lower, c.Trial, true
 		}
-		if s.rates[upper].total < c.Trial {
+		if s.rates[upper].full < 1 {
 			return upper, c.Trial, true
 		}
 		return 0, 0, false

@@ -82,12 +82,13 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 	// 6: sqrt(42045*50000) = 45850.3 -> 45850: 60.2 ms fails.    ratio 45850/42045 = 1.0905
 	// 7: sqrt(42045*45850) = 43906.3 -> 43906, full (1.0905 <= 1.1025): 41.0 ms passes.
 	//    ratio 45850/43906 = 1.0443 <= 1.05: the ends are confirmed at full length;
-	// 8: 45850 had a 5 s trial only: re-tested at 20 s, fails.
-	want := []float64{0, 50000, 25000, 35355, 42045, 45850, 43906, 45850}
+	// 8: 43906 has 1 full-length trial of the 2 a lower end needs: again at 20 s, passes;
+	// 9: 45850 had a 5 s trial only: re-tested at 20 s, fails.
+	want := []float64{0, 50000, 25000, 35355, 42045, 45850, 43906, 43906, 45850}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
-	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 20, 20} // seconds: Trial/4 while wide
+	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 20, 20, 20} // seconds: Trial/4 while wide
 	for i, c := range m.calls {
 		if c.d != wantD[i]*time.Second {
 			t.Errorf("trial %d lasted %v, want %vs", i+1, c.d, wantD[i])
@@ -101,7 +102,7 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 	if b.LowerMiB < 42.87 || b.LowerMiB > 42.88 {
 		t.Errorf("lower end %v MiB/s, want 42.877", b.LowerMiB)
 	}
-	// The one trial at 43,906: p99 41.0 ms; p50 base/2 = 2.5 ms.
+	// The two trials at 43,906 (the model has no noise): p99 41.0 ms; p50 base/2 = 2.5 ms.
 	if b.AtLowerP99Ms < 40.9 || b.AtLowerP99Ms > 41.1 || b.AtLowerP50Ms < 2.49 || b.AtLowerP50Ms > 2.51 {
 		t.Errorf("at lower end p50 %v p99 %v ms, want 2.5 and 41.0", b.AtLowerP50Ms, b.AtLowerP99Ms)
 	}
@@ -117,21 +118,45 @@ func TestSearchOverturnsAHiccupByReTesting(t *testing.T) {
 	// bisection continues below it:
 	// 6: sqrt(35355*42045) = 38555: 21.8 ms passes; ratio 42045/38555 = 1.0905 -> full
 	// 7: sqrt(38555*42045) = 40262: 25.7 ms passes; ratio 1.0443 <= 1.05: confirm the ends
-	// 8: 42045 at 20 s passes: 5 s failed of 25 s, no majority: it passes now, and the
-	//    bracket is [42045, 50000] again
-	// 9: 45850 short fails; 10: 43906 full passes; 11: 45850 re-tested full fails.
+	// 8: 40262 again at 20 s (a lower end needs 2 full-length trials): passes
+	// 9: 42045 at 20 s passes: 5 s failed of 25 s, no majority, and no full-length trial
+	//    failed: it passes now, and the bracket is [42045, 50000] again
+	// 10: 45850 short fails; 11: 43906 full passes; 12: 43906 again, passes; 13: 45850
+	// re-tested full fails.
 	m := &model{c: 50000, base: 5 * time.Millisecond, hiccup: map[int]bool{5: true}}
 	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: 20 * time.Second}
 	res, err := Search(context.Background(), cfg, m.run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []float64{0, 50000, 25000, 35355, 42045, 38555, 40262, 42045, 45850, 43906, 45850}
+	want := []float64{0, 50000, 25000, 35355, 42045, 38555, 40262, 40262, 42045, 45850, 43906, 43906, 45850}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
 	if b := res.Brackets[0]; b.Lower != 43906 || b.Upper != 45850 || !b.Converged {
 		t.Errorf("bracket %v-%v converged %v, want 43906-45850", b.Lower, b.Upper, b.Converged)
+	}
+}
+
+func TestSearchDemotesALowerEndThatFailsItsConfirmation(t *testing.T) {
+	// As the bisection by hand up to trial 7 (43906 full, passes); trial 8, 43906's
+	// confirming full-length trial, hiccups: 43906 now has 2 full-length trials, one
+	// failed, so it is an upper bound. The bracket is [42045, 43906], 4.4% wide, but 42045
+	// had a 5 s trial only: 9 and 10 confirm it at 20 s (both pass); 43906 has its full
+	// trials already. Result [42045, 43906]: lower than without the hiccup, never a rate
+	// that failed a full-length trial.
+	m := &model{c: 50000, base: 5 * time.Millisecond, hiccup: map[int]bool{8: true}}
+	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: 20 * time.Second}
+	res, err := Search(context.Background(), cfg, m.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0, 50000, 25000, 35355, 42045, 45850, 43906, 43906, 42045, 42045}
+	if got := m.rates(); !slices.Equal(got, want) {
+		t.Fatalf("rates tried %v, want %v", got, want)
+	}
+	if b := res.Brackets[0]; b.Lower != 42045 || b.Upper != 43906 || !b.Converged {
+		t.Errorf("bracket %v-%v converged %v (%s), want 42045-43906 converged", b.Lower, b.Upper, b.Converged, b.Note)
 	}
 }
 

@@ -69,10 +69,12 @@ buffer does not fill and (with --consumers) the consumers keep up.
 The search runs trials, each at one fixed offered rate for --trial after a warm-up (--warmup,
 default 2s); the rate changes only between trials. One unthrottled trial bounds the rate,
 then bisection in log-rate narrows [highest passing, lowest failing] until it is within
---precision. Trials last a quarter of --trial while the bracket is wide; both ends of the
-final bracket are measured at full length. A rate counts as failing only when most of its
-trial time failed, so one noisy trial is outweighed by a re-test. Several SLOs are searched
-on the same trials. A typical search takes 8 to 12 trials.
+--precision. Trials last a quarter of --trial while the bracket is wide; the final bracket's
+upper end is measured at full length and its lower end must pass two full-length trials,
+every one. A rate counts as failing when most of its trial time failed, so one noisy short
+trial is outweighed by a re-test, or when it failed one of the two full-length trials a lower
+end needs. Several SLOs are searched on the same trials. A typical search takes 9 to 14
+trials.
 
 It takes the flags of kbench produce (not --num-records, --duration, --throughput or
 --warmup-records, which the search sets).

@@ -34,8 +34,9 @@ type CapacityBracket struct {
 	Upper    float64 `json:"upper"`
 	LowerMiB float64 `json:"lower_mib_per_sec"`
 	UpperMiB float64 `json:"upper_mib_per_sec"`
-	// Converged is true when Upper/Lower - 1 is within the precision with both ends
-	// measured at full length; Note says why not otherwise.
+	// Converged is true when Upper/Lower - 1 is within the precision, the lower end passed
+	// two full-length trials and the upper end was measured at full length; Note says why
+	// not otherwise.
 	Converged bool   `json:"converged"`
 	Note      string `json:"note,omitempty"`
 	// AtLower* are the due-time percentiles of the trials at Lower merged, in ms; SpreadMs

@@ -38,6 +38,10 @@ func isConnection(k string) bool {
 	return strings.HasPrefix(k, "security.") || strings.HasPrefix(k, "sasl.") || strings.HasPrefix(k, "ssl.") || k == "bootstrap.servers"
 }
 
+// controlMaxMessage is the largest control message: under the brokers' default
+// message.max.bytes (1,048,588).
+const controlMaxMessage = 1_000_000
+
 // openControl connects name to bootstrap and reads the topics consume selects.
 func openControl(bootstrap string, props map[string]string, name string, consume ...kgo.Opt) (*control, error) {
 	settings, err := load.ParseProperties(load.RoleProducer, connection(props))
@@ -62,6 +66,10 @@ func openControl(bootstrap string, props map[string]string, name string, consume
 		kgo.FetchMaxWait(100 * time.Millisecond),
 	}
 	opts = append(opts, settings.Opts...)
+	// After the parsed settings, which carry the Java default batch.size (16 KiB) as kgo's
+	// hard batch cap: an agent's done message (its whole accounting, histograms included)
+	// passes 16 KiB and would be refused as too large. Brokers accept about 1 MB by default.
+	opts = append(opts, kgo.ProducerBatchMaxBytes(controlMaxMessage))
 	opts = append(opts, consume...)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {

@@ -144,7 +144,14 @@ func (w *worker) startTrial(start time.Time) {
 			w.cfg.Log(fmt.Sprintf("scenario %s failed: %v", scenario, err))
 			return
 		}
-		send(Message{Kind: KindDone, Result: res, Consumed: consumed})
+		// done is sent and checked, not fire-and-forget as stats are: the coordinator waits
+		// for it, and a message that cannot be encoded or produced must become an error it
+		// sees rather than a silent wait.
+		if err := w.ctl.send(tctx, topic, Message{Run: run, Epoch: epoch, Kind: KindDone, Result: res, Consumed: consumed}); err != nil {
+			w.cfg.Log(fmt.Sprintf("scenario %s: %v", scenario, err))
+			send(Message{Kind: KindError, Reason: fmt.Sprintf("unable to report the result: %v", err)})
+			return
+		}
 		line := fmt.Sprintf("scenario %s done: %d records acknowledged, %d failed, %d unsent", scenario, res.Total.Acked, res.Total.Failed, res.Unsent)
 		if consumed != nil {
 			line += fmt.Sprintf(", %d consumed", consumed.Records)

@@ -92,7 +92,7 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 		return nil, err
 	}
 	det := newDetector(names, time.Now(), SilenceLimit)
-	if err := sc.await(ctx, det, KindReady, time.Now().Add(readyTimeout), nil); err != nil {
+	if err := sc.await(ctx, det, KindReady, time.Now().Add(readyTimeout), readyTimeout, nil); err != nil {
 		return nil, c.abort(err)
 	}
 	sc.out.Start = time.Now().Add(StartDelay).UTC()
@@ -107,7 +107,14 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 			}
 		}
 	}
-	if err := sc.await(ctx, det, KindDone, time.Time{}, onStats); err != nil {
+	// A lost done message must end the wait, not hang the run: heartbeats only prove the
+	// agents alive.
+	limit := doneLimit(s, job.Producers.DrainTimeout)
+	var deadline time.Time
+	if limit > 0 {
+		deadline = sc.out.Start.Add(limit)
+	}
+	if err := sc.await(ctx, det, KindDone, deadline, limit, onStats); err != nil {
 		return nil, c.abort(err)
 	}
 	return sc.outcome(shares), nil
@@ -166,7 +173,7 @@ const checkEvery = 200 * time.Millisecond
 
 // await handles the agents' messages until every agent sent want (ready or done), an agent
 // failed or went silent, deadline passed (zero: none) or ctx ended.
-func (sc *scenarioRun) await(ctx context.Context, det *detector, want Kind, deadline time.Time, onStats func(received)) error {
+func (sc *scenarioRun) await(ctx context.Context, det *detector, want Kind, deadline time.Time, limit time.Duration, onStats func(received)) error {
 	got := map[string]bool{}
 	check := time.NewTicker(checkEvery)
 	defer check.Stop()
@@ -179,7 +186,7 @@ func (sc *scenarioRun) await(ctx context.Context, det *detector, want Kind, dead
 				return &agentError{msg: err.Error()}
 			}
 			if !deadline.IsZero() && now.After(deadline) {
-				return &agentError{msg: fmt.Sprintf("agents %s not %s within %v", orNone(missing(sc.names, got)), want, readyTimeout)}
+				return &agentError{msg: fmt.Sprintf("agents %s not %s within %v", orNone(missing(sc.names, got)), want, limit)}
 			}
 		case m := <-sc.c.msgs:
 			det.seen(m.From, time.Now())
@@ -260,4 +267,26 @@ func (sc *scenarioRun) outcome(shares []Share) *Outcome {
 	o.MergedConsume = load.MergeConsumeResults(cs...)
 	o.ControlBytes = sc.c.ControlBytes() - sc.bytes0
 	return o
+}
+
+// doneMargin is how long past a schedule's own end, its drain included, the coordinator
+// waits for every agent's done.
+const doneMargin = 30 * time.Second
+
+// doneLimit bounds the wait for the agents' done from the scenario's start: the schedule's
+// length (its duration, or its records at its rate), the longest drain a timed trial
+// allows, and doneMargin; 0 when the schedule has no length of its own (unthrottled
+// records), where only the agents' heartbeats bound it.
+func doneLimit(s load.Schedule, drainTimeout time.Duration) time.Duration {
+	length := s.Duration
+	if length == 0 && s.Rate > 0 && s.Records > 0 {
+		length = time.Duration(float64(s.Records) / s.Rate * float64(time.Second))
+	}
+	if length == 0 {
+		return 0
+	}
+	if drainTimeout <= 0 {
+		drainTimeout = load.DefaultDrainTimeout
+	}
+	return length + load.MaxDrain(drainTimeout) + doneMargin
 }

@@ -238,6 +238,10 @@ const drainPoll = 100 * time.Millisecond
 // maxDrainIdles caps a timed run's whole drain at this many DrainTimeouts.
 const maxDrainIdles = 6
 
+// MaxDrain is the longest a timed trial waits past its end for its records, given its
+// DrainTimeout.
+func MaxDrain(drainTimeout time.Duration) time.Duration { return maxDrainIdles * drainTimeout }
+
 // watchDrain ends the records' wait (stop) once a timed run is past its end and either no
 // acknowledgement has arrived for DrainTimeout or the drain has lasted maxDrainIdles of them.
 // An unthrottled producer ends with a full buffer.memory, which a slow but healthy cluster

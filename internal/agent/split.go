@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/kbench/kbench/internal/load"
 )
@@ -96,14 +97,7 @@ func part(total int64, n, i int) int64 {
 func (s Share) config(p *Plan, bootstrap string, conn map[string]string) (load.ProducerConfig, load.Schedule) {
 	cfg := p.Job
 	cfg.Bootstrap = bootstrap
-	props := map[string]string{}
-	for k, v := range p.Job.Properties {
-		props[k] = v
-	}
-	for k, v := range conn {
-		props[k] = v
-	}
-	cfg.Properties = props
+	cfg.Properties = withConnection(p.Job.Properties, conn)
 	cfg.Producers, cfg.Seed = s.Producers, s.Seed
 	if len(s.Partitions) > 0 {
 		cfg.Partitions = s.Partitions
@@ -120,14 +114,18 @@ func (s Share) config(p *Plan, bootstrap string, conn map[string]string) (load.P
 func (s Share) consumerConfig(p *Plan, bootstrap string, conn map[string]string) load.ConsumerConfig {
 	cfg := *p.Consumers
 	cfg.Bootstrap = bootstrap
-	props := map[string]string{}
-	for k, v := range p.Consumers.Properties {
-		props[k] = v
-	}
-	for k, v := range conn {
-		props[k] = v
-	}
-	cfg.Properties = props
+	cfg.Properties = withConnection(p.Consumers.Properties, conn)
 	cfg.Consumers, cfg.Partitions = s.Consumers, s.Partitions
 	return cfg
+}
+
+// withConnection is a copy of the plan's client properties with the agent's own
+// connection properties over them.
+func withConnection(props, conn map[string]string) map[string]string {
+	out := maps.Clone(props)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, conn)
+	return out
 }

@@ -203,28 +203,24 @@ func brokerCores(r results.Repeat) (float64, bool) {
 
 // brokerDiskWriteMax is the busiest broker's mean bytes written per second in a repeat.
 func brokerDiskWriteMax(r results.Repeat) (float64, bool) {
-	var m float64
-	var ok bool
-	for _, b := range r.BrokerSummary {
-		if b.Broker == results.HostSeries {
-			continue
-		}
-		if st, has := b.Fields[results.FieldDiskWriteBps]; has {
-			m, ok = max(m, st.Mean), true
-		}
-	}
-	return m, ok
+	return brokerFieldMax(r, results.FieldDiskWriteBps)
 }
 
 // brokerPctMax is the mean CPU percentage of the busiest broker.
 func brokerPctMax(r results.Repeat) (float64, bool) {
+	return brokerFieldMax(r, results.FieldCPUPct)
+}
+
+// brokerFieldMax is the highest broker mean of field in a repeat (the host's series left
+// out), if any broker sampled it.
+func brokerFieldMax(r results.Repeat, field string) (float64, bool) {
 	var m float64
 	var ok bool
 	for _, b := range r.BrokerSummary {
 		if b.Broker == results.HostSeries {
 			continue
 		}
-		if st, has := b.Fields[results.FieldCPUPct]; has {
+		if st, has := b.Fields[field]; has {
 			m, ok = max(m, st.Mean), true
 		}
 	}

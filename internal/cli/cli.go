@@ -41,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// printing what it has, whatever it returned.
 	code := 0
 	if ctx.Err() != nil {
-		code = interruptExitCode
+		code = exitInterrupted
 	}
 	if err == nil {
 		return code

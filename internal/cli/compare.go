@@ -10,15 +10,6 @@ import (
 	"github.com/kbench/kbench/internal/results"
 )
 
-// exitRegression is compare's exit code when --fail-on-regression is exceeded, apart from 1
-// (any other error) so CI can tell a slower build from a broken run.
-const exitRegression = 3
-
-// exitNotComparable is compare's exit code under --fail-on-regression when no regression was
-// found but some scenarios could not be judged because B ran a different workload or
-// cluster: a CI gate must not pass a build it did not measure like for like.
-const exitNotComparable = 4
-
 func newCompareCommand() *cobra.Command {
 	var (
 		failPct        float64

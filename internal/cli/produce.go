@@ -190,7 +190,7 @@ Examples:
 				return err
 			}
 			if res.Total.Failed > 0 {
-				return &exitError{code: 1, msg: fmt.Sprintf("%d of %d records failed: %s", res.Total.Failed, res.Sent, topErrors(res.Errors))}
+				return &exitError{code: exitFailed, msg: fmt.Sprintf("%d of %d records failed: %s", res.Total.Failed, res.Sent, topErrors(res.Errors))}
 			}
 			return nil
 		},

@@ -67,7 +67,7 @@ kept in scenarios/<id>/agents/ and shown in the report with the agents' start sk
 that goes silent for 3 s or fails aborts the repeat on every agent and makes it invalid,
 naming the agent.
 
-Exit codes: 0 done, 1 error, 5 every repeat invalid, 130 interrupted.
+Exit codes: 0 done, 1 error, 5 every repeat invalid, 130 interrupted (docs/exit-codes.md).
 
 Examples:
   kbench studies
@@ -227,20 +227,16 @@ func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []s
 		fmt.Fprintf(w, "report: %s\n", p)
 	}
 	if interrupted {
-		return &exitError{code: 130, msg: fmt.Sprintf("interrupted; finish it with: kbench run --resume %s", out.Dir)}
+		return &exitError{code: exitInterrupted, msg: fmt.Sprintf("interrupted; finish it with: kbench run --resume %s", out.Dir)}
 	}
 	if err != nil {
-		return &exitError{code: 1, msg: fmt.Sprintf("%v; finish it with: kbench run --resume %s", err, out.Dir)}
+		return &exitError{code: exitFailed, msg: fmt.Sprintf("%v; finish it with: kbench run --resume %s", err, out.Dir)}
 	}
 	if out.Repeats > 0 && out.Invalid == out.Repeats {
 		return &exitError{code: exitAllInvalid, msg: fmt.Sprintf("every repeat was invalid (%d of %d): %s", out.Invalid, out.Repeats, summarizeReasons(out.Reasons))}
 	}
 	return rerr
 }
-
-// exitAllInvalid is run's exit code when every repeat it ran was invalid: the run ended, but
-// measured nothing usable, which a script must not take for success.
-const exitAllInvalid = 5
 
 // summarizeReasons lists the distinct invalidity reasons, most frequent first, with counts;
 // the first few only, so that the error stays one readable line.

@@ -12,9 +12,6 @@ import (
 // exitNow ends the process on a second interrupt; a variable so that a test can see the call.
 var exitNow = os.Exit
 
-// interruptExitCode is the shell's code for a process ended by SIGINT (128 + 2).
-const interruptExitCode = 130
-
 // signalContext returns a context cancelled by the first Ctrl-C (SIGINT) or SIGTERM, so the
 // command stops its load and cleans up (deletes its topics, stops its brokers, writes what
 // it has). A second signal ends the process at once with code 130: embedded brokers die with
@@ -35,7 +32,7 @@ func signalContext(parent context.Context, stderr io.Writer) (context.Context, f
 		select {
 		case s := <-sigs:
 			fmt.Fprintf(stderr, "kbench: %s again: quitting without cleaning up\n", signalName(s))
-			exitNow(interruptExitCode)
+			exitNow(exitInterrupted)
 		case <-done:
 		}
 	}()

@@ -20,10 +20,6 @@ import (
 	"github.com/kbench/kbench/internal/verify"
 )
 
-// exitAnomalies is verify's exit code when the check found anomalies: the run worked, the
-// claim did not hold.
-const exitAnomalies = 4
-
 // verifyFlags are kbench verify's flags.
 type verifyFlags struct {
 	props         clientPropertyFlags
@@ -145,7 +141,7 @@ With no cluster given verify starts an embedded one (--brokers) and stops it at 
 --cluster-dir it uses a running one (kbench cluster up). Against --bootstrap-server, faults
 need a --fault-command per broker and --yes. Only the topic verify created is deleted.
 
-Exit codes: 0 no anomaly, 4 anomalies found, 1 error, 130 interrupted.
+Exit codes: 0 no anomaly, 6 anomalies found, 1 error, 130 interrupted (docs/exit-codes.md).
 
 Examples:
   kbench verify --duration 20s
@@ -231,7 +227,7 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return &exitError{code: interruptExitCode, msg: "interrupted: the topic was deleted, nothing was checked"}
+			return &exitError{code: exitInterrupted, msg: "interrupted: the topic was deleted, nothing was checked"}
 		}
 		return err
 	}

@@ -145,7 +145,7 @@ func TestVerifyFake(t *testing.T) {
 	}
 }
 
-// TestVerifyExitCodes: anomalies exit 4 after both lines; a clean result exits 0.
+// TestVerifyExitCodes: anomalies exit 6 after both lines; a clean result exits 0.
 func TestVerifyExitCodes(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -187,8 +187,8 @@ func TestVerifyInterrupted(t *testing.T) {
 	var out, errOut strings.Builder
 	err = runVerify(ctx, &out, &errOut, &f, cfg)
 	var exit *exitError
-	if !errors.As(err, &exit) || exit.code != interruptExitCode {
-		t.Fatalf("error %v, want exit %d", err, interruptExitCode)
+	if !errors.As(err, &exit) || exit.code != exitInterrupted {
+		t.Fatalf("error %v, want exit %d", err, exitInterrupted)
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...))
 	if err != nil {

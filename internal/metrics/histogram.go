@@ -54,6 +54,20 @@ func (h *Histogram) RecordMicros(us int64) {
 	_ = h.h.RecordValue(us)
 }
 
+// CountAbove is how many recorded latencies are above d, at the histogram's precision: a
+// value counts as above when the lowest value of its bucket is. A latency SLO read as a loss
+// ratio ("at most 1 % of records later than 50 ms") counts with it.
+func (h *Histogram) CountAbove(d time.Duration) int64 {
+	us := d.Microseconds()
+	var n int64
+	for _, b := range h.h.Distribution() {
+		if b.From > us {
+			n += b.Count
+		}
+	}
+	return n
+}
+
 // Merge adds every value of o to h.
 func (h *Histogram) Merge(o *Histogram) {
 	h.h.Merge(o.h)

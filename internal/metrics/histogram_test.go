@@ -118,3 +118,20 @@ func TestMergerIntervalAndCumulative(t *testing.T) {
 		t.Errorf("warm-up value survived the reset: max %v", cum.Max())
 	}
 }
+
+func TestCountAbove(t *testing.T) {
+	h := NewHistogram()
+	for _, ms := range []int{1, 2, 3, 49, 50, 51, 60, 1000} {
+		h.Record(time.Duration(ms) * time.Millisecond)
+	}
+	// By hand: above 50 ms are 51, 60 and 1000; above 0 all eight; above 1 s none; above
+	// 2.5 ms all but 1 and 2.
+	for _, tt := range []struct {
+		limit time.Duration
+		want  int64
+	}{{50 * time.Millisecond, 3}, {0, 8}, {time.Second, 0}, {2500 * time.Microsecond, 6}} {
+		if got := h.CountAbove(tt.limit); got != tt.want {
+			t.Errorf("CountAbove(%v) = %d, want %d", tt.limit, got, tt.want)
+		}
+	}
+}

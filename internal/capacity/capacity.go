@@ -2,17 +2,27 @@
 // its SLOs (p99 <= 50 ms, say): the question a capacity plan asks, which an unthrottled run
 // cannot answer (it measures the producer's buffer: seconds of "p99").
 //
-// The search runs trials, each an open-loop run at one fixed offered rate: one unthrottled
-// trial bounds the rate, then bisection in log-rate narrows [highest passing, lowest
-// failing] until it is within a precision (5 %). Its classification tolerates noise, after
-// the IETF MLRsearch draft: every rate keeps the trial time it passed and failed, and is an
-// upper bound only when the majority of its trial time failed; the bracket's upper end is
-// re-tested at full length before the search ends, and its lower end must pass Confirm (2)
-// full-length trials, every one, or it becomes an upper bound and the search goes on below. Trials are short while the bracket is
-// wide and full-length near the end. Several SLOs are searched on the same trials.
+// The search follows RFC 9971 (MLRsearch). Each trial is an open-loop run at one fixed
+// offered rate; its loss ratio for an SLO is the share of its due records that were late
+// (beyond the SLO's limit), failed or unsent, so "p99 <= 50 ms" is a goal loss ratio of 1 %
+// and several SLOs are several goals judged on the same trials. A rate is classified from
+// the sum of its trials' seconds (Goal.Classify, the RFC's Appendix A): a lower bound, an
+// upper bound, or undecided and re-tested. The answer per goal is the relevant upper bound
+// (the lowest upper bound: a passing rate above it is a fluke, reported as irregular) and
+// the relevant lower bound below it.
 //
-// The package runs trials through a TrialFunc and reads no clock, so the search is tested
-// with a latency model; the CLI gives it load.Producers' trials.
+// The search runs in phases: one unthrottled short trial bounds the rate; short trials
+// bisect in log-rate until the bracket is within (1+precision)^2; full-length trials then
+// classify the bracket's ends and bisect to the precision; one confirmation trial
+// (Confirm, 60 s by default) at the lower end must pass, or that rate becomes an upper
+// bound and the search goes on below. Before every trial the cluster is brought back to
+// rest (Config.Settle: a measured check, not a sleep), so what a trial is judged on does
+// not depend on the trial before it. The search spends at most MaxDuration and always
+// answers: a bracket that did not converge or was not confirmed says so and why.
+//
+// The package runs trials through a TrialFunc and reads no clock (trial and settle times
+// come back in their results), so the search is tested with a latency model; the CLI gives
+// it load.Producers' trials.
 package capacity
 
 import (
@@ -23,91 +33,154 @@ import (
 // TrialFunc runs one trial at rate records/s (0: unthrottled) for d after its warm-up.
 type TrialFunc func(ctx context.Context, rate float64, d time.Duration) (Outcome, error)
 
-// Config is a search. The zero value of each optional field is its documented default.
+// SettleFunc brings the cluster back to rest before a trial and says how long that took.
+type SettleFunc func(ctx context.Context) (Settle, error)
+
+// Config is a search. The zero value of each optional field is its documented default,
+// except ExceedRatio, where zero is a goal of its own (no high-loss time at all).
 type Config struct {
-	// SLOs are the latency bounds; each gets its own bracket from the same trials.
+	// SLOs are the latency bounds; each is a goal with its own bracket from the same trials.
 	SLOs []SLO
-	// Precision is the widest final bracket, upper/lower - 1, overriding the default 0.05.
+	// Precision is the goals' width: the widest final bracket, upper/lower - 1 (default 0.05).
 	Precision float64
-	// Trial is a full-length trial, overriding the default 20 s; Short the trials while
-	// the bracket is wide, overriding the default Trial/4 (at least MinShort, at most Trial).
+	// Trial is the goals' final trial duration (default 20 s); Short the trials while the
+	// bracket is wide (default Trial/4, at least MinShort, at most Trial).
 	Trial, Short time.Duration
-	// MinRate is the lowest rate tried, overriding the default 1 record/s.
+	// DurationSum is the goals' duration sum (default 2 Trial).
+	DurationSum time.Duration
+	// ExceedRatio is the share of a rate's trial time that may miss the SLO while the rate
+	// still counts as sustained (DefaultExceedRatio is what the CLI and studies pass).
+	ExceedRatio float64
+	// Confirm is the confirmation trial at the answer's lower end (default 60 s).
+	Confirm time.Duration
+	// MaxDuration is the search's budget, settling and confirmation included (default 10
+	// min). Warmup is each trial's warm-up, run by the TrialFunc, counted in its cost.
+	MaxDuration, Warmup time.Duration
+	// MinRate is the lowest rate tried (default 1 record/s).
 	MinRate float64
-	// MaxTrials stops a search that has not converged, overriding the default 20.
+	// MaxTrials, when above zero, also stops the search after that many trials.
 	MaxTrials int
-	// Confirm is how many full-length trials the bracket's lower end must pass, every one
-	// of them, overriding the default 2: p99 over one window at a fixed rate varies by 2-5x
-	// between windows on a busy host, so one passing trial is weak evidence.
-	Confirm int
+	// Settle, if not nil, runs before every trial after the first.
+	Settle SettleFunc
 	// Progress, if not nil, is called after every trial.
 	Progress func(Trial)
 }
 
 // Defaults of Config.
 const (
-	DefaultPrecision = 0.05
-	DefaultTrial     = 20 * time.Second
-	DefaultMaxTrials = 20
-	DefaultConfirm   = 2
+	DefaultPrecision   = 0.05
+	DefaultTrial       = 20 * time.Second
+	DefaultExceedRatio = 0.5
+	DefaultConfirm     = 60 * time.Second
+	DefaultMaxDuration = 10 * time.Minute
 	// MinShort is the shortest default short trial: below it a trial holds too few
 	// acknowledgements for a p99 worth comparing, and the warm-up's backlog weighs on it.
 	MinShort = 2 * time.Second
 )
 
+// Phase is what a trial was for.
+type Phase string
+
+// The phases of a search.
+const (
+	PhaseBound   Phase = "bound"   // the unthrottled trial that bounds the rate
+	PhaseCoarse  Phase = "coarse"  // short trials while the bracket is wide
+	PhaseFinal   Phase = "final"   // full-length trials that classify the bracket's ends
+	PhaseConfirm Phase = "confirm" // the confirmation trial at the lower end
+)
+
+// Settle is how the cluster was brought back to rest before a trial.
+type Settle struct {
+	// Waited is how long settling took, probes included; Probes how many probes ran.
+	Waited time.Duration
+	Probes int
+	// Settled is false when the wait ended at its bound with the cluster still busy.
+	Settled bool
+	// ProbeP50 is the last probe's median latency, Baseline the idle cluster's.
+	ProbeP50, Baseline time.Duration
+}
+
 // Trial is one trial of a search, as judged against every SLO.
 type Trial struct {
 	// N numbers the trials from 1.
-	N int `json:"n"`
+	N     int
+	Phase Phase
 	// Offered is the rate in records/s, 0 for the unthrottled trial.
-	Offered  float64       `json:"offered"`
-	Duration time.Duration `json:"duration"`
-	Achieved float64       `json:"achieved"`
+	Offered  float64
+	Duration time.Duration
+	Achieved float64
 	// MiBPerSec is the achieved rate in MiB/s (key plus value bytes).
-	MiBPerSec float64 `json:"mib_per_sec"`
-	// P50, P99 and P999 are the due-time latency percentiles.
-	P50, P99, P999 time.Duration `json:"-"`
-	P50Ms          float64       `json:"p50_ms"`
-	P99Ms          float64       `json:"p99_ms"`
-	P999Ms         float64       `json:"p999_ms"`
-	// SendP50Ms, SendP99Ms and SendP999Ms are send-time latency: from each record's
-	// hand-over to the client, without the queueing behind its due time.
-	SendP50Ms  float64 `json:"send_p50_ms"`
-	SendP99Ms  float64 `json:"send_p99_ms"`
-	SendP999Ms float64 `json:"send_p999_ms"`
-	// Pass says, per SLO in order, whether the trial met it; Reasons why not.
-	Pass    []bool     `json:"pass"`
-	Reasons [][]string `json:"reasons"`
+	MiBPerSec float64
+	// P50, P99 and P999 are the due-time latency percentiles; Send* send-time latency,
+	// from each record's hand-over to the client.
+	P50, P99, P999             time.Duration
+	SendP50, SendP99, SendP999 time.Duration
+	// LossRatio is, per SLO in order, the share of due records late, failed or unsent;
+	// Pass whether the trial met the SLO (its loss ratio within the goal's and nothing else
+	// wrong), Reasons why not.
+	LossRatio []float64
+	Pass      []bool
+	Reasons   [][]string
+	// Settle is how the cluster was brought to rest before it (zero for the first trial).
+	Settle Settle
 
 	outcome Outcome
 }
 
 // Bracket is the search's answer for one SLO.
 type Bracket struct {
-	SLO SLO `json:"slo"`
-	// Lower is the highest rate that passed, Upper the lowest that failed (records/s); 0
-	// when none did. LowerMiB and UpperMiB are the same in MiB/s.
-	Lower    float64 `json:"lower"`
-	Upper    float64 `json:"upper"`
-	LowerMiB float64 `json:"lower_mib_per_sec"`
-	UpperMiB float64 `json:"upper_mib_per_sec"`
-	// Converged is true when Upper/Lower - 1 is within the precision, the lower end passed
-	// Confirm full-length trials and the upper end was measured at full length; Note says
-	// why not otherwise.
-	Converged bool   `json:"converged"`
-	Note      string `json:"note,omitempty"`
-	// AtLower are the due-time percentiles of every trial at Lower merged (ms), and
-	// SpreadMs the lowest and highest of the SLO's percentile across those trials.
-	AtLowerP50Ms  float64    `json:"at_lower_p50_ms"`
-	AtLowerP99Ms  float64    `json:"at_lower_p99_ms"`
-	AtLowerP999Ms float64    `json:"at_lower_p999_ms"`
-	SpreadMs      [2]float64 `json:"spread_ms"`
+	SLO SLO
+	// Goal is the SLO as an RFC 9971 search goal.
+	Goal Goal
+	// Lower is the relevant lower bound, Upper the relevant upper bound (records/s); 0 when
+	// there is none. LowerMiB and UpperMiB are the same in MiB/s.
+	Lower, Upper       float64
+	LowerMiB, UpperMiB float64
+	// ConditionalThroughput is RFC 9971's: Lower times one minus the loss ratio at the
+	// goal's exceed quantile of its full-length trials.
+	ConditionalThroughput float64
+	// Converged is true when both ends are classified by full-length trials and
+	// Upper/Lower - 1 is within the precision; Confirmed when the lower end then passed its
+	// confirmation trial. Note says why not otherwise.
+	Converged, Confirmed bool
+	Note                 string
+	// Undecided are rates inside the bracket still undecided when the search stopped;
+	// Irregular are rates classified lower bounds above Upper (flukes, not the answer).
+	Undecided, Irregular []float64
+	// Consistent is the range the full-length trials are consistent with: from the highest
+	// rate that passed every full-length and confirmation trial run at it to the lowest
+	// that failed every one (0: none). Where a rate near the answer gave mixed results, the
+	// noise is as large as the bracket, and this range, wider than [Lower, Upper], is how
+	// sure the answer is.
+	Consistent [2]float64
+	// AtLower* are the due-time percentiles of every trial at Lower merged, and Spread the
+	// lowest and highest of the SLO's percentile across those trials.
+	AtLowerP50, AtLowerP99, AtLowerP999 time.Duration
+	Spread                              [2]time.Duration
 }
 
 // Result is a whole search.
 type Result struct {
-	Brackets []Bracket `json:"brackets"`
-	Trials   []Trial   `json:"trials"`
+	// Config is what the search ran with, defaults filled in.
+	Config   Config
+	Brackets []Bracket
+	Trials   []Trial
+	// Spent is the time the search took by its trials' and settles' own accounts; Budget
+	// the MaxDuration it had.
+	Spent, Budget time.Duration
+	// Stopped says why the search ended before every bracket converged and was confirmed
+	// ("" when they all did).
+	Stopped string
+}
+
+// Done is true when every bracket converged and was confirmed.
+func (r *Result) Done() bool {
+	for _, b := range r.Brackets {
+		if !b.Converged || !b.Confirmed {
+			return false
+		}
+	}
+	return len(r.Brackets) > 0
 }
 
 func (c Config) withDefaults() Config {
@@ -120,14 +193,36 @@ func (c Config) withDefaults() Config {
 	if c.Short == 0 {
 		c.Short = min(c.Trial, max(c.Trial/4, MinShort))
 	}
-	if c.MinRate == 0 {
-		c.MinRate = 1
-	}
-	if c.MaxTrials == 0 {
-		c.MaxTrials = DefaultMaxTrials
+	if c.DurationSum == 0 {
+		c.DurationSum = 2 * c.Trial
 	}
 	if c.Confirm == 0 {
 		c.Confirm = DefaultConfirm
 	}
+	if c.MaxDuration == 0 {
+		c.MaxDuration = DefaultMaxDuration
+	}
+	if c.MinRate == 0 {
+		c.MinRate = 1
+	}
 	return c
+}
+
+// Filled is c with its defaults filled in.
+func (c Config) Filled() Config { return c.withDefaults() }
+
+// SLOGoal is an SLO and the search goal it is searched as.
+type SLOGoal struct {
+	SLO  SLO
+	Goal Goal
+}
+
+// Goals are c's SLOs as search goals, in order.
+func (c Config) Goals() []SLOGoal {
+	c = c.withDefaults()
+	out := make([]SLOGoal, len(c.SLOs))
+	for i, slo := range c.SLOs {
+		out[i] = SLOGoal{slo, c.goal(slo)}
+	}
+	return out
 }

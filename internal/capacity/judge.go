@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/kbench/kbench/internal/load"
@@ -30,6 +31,9 @@ type Outcome struct {
 	// ConsumerLagGrowth is how many records the consumers fell further behind during the
 	// trial (0 without consumers).
 	ConsumerLagGrowth int64
+	// Elapsed is the trial's wall time, warm-up and drain included (0: not measured; the
+	// search then counts warm-up plus the trial's length).
+	Elapsed time.Duration
 }
 
 // FromProduce takes a trial's outcome from its produce result: the steady state after the
@@ -61,16 +65,11 @@ const (
 	maxLagGrowth = 0.01
 )
 
-// judgeCommon returns why a trial at offered records/s fails whatever the SLO; none when
-// the rate was sustained.
+// judgeCommon returns why a trial at offered records/s fails whatever the SLO: the rate was
+// not sustained; none when it was. Failed and unsent records count in each SLO's loss
+// ratio instead (judgeSLO).
 func judgeCommon(o Outcome, offered float64) []string {
 	var why []string
-	if o.Failed > 0 {
-		why = append(why, fmt.Sprintf("%d records failed", o.Failed))
-	}
-	if o.Unsent > 0 {
-		why = append(why, fmt.Sprintf("%d records unacknowledged at the end", o.Unsent))
-	}
 	if o.Achieved < MinAchieved*offered {
 		why = append(why, fmt.Sprintf("achieved %.0f of %.0f records/s (%.1f%%)", o.Achieved, offered, 100*o.Achieved/offered))
 	}
@@ -83,16 +82,32 @@ func judgeCommon(o Outcome, offered float64) []string {
 	return why
 }
 
-// judgeSLO returns why o misses slo; empty when it meets it.
-func judgeSLO(o Outcome, slo SLO) string {
+// judgeSLO returns o's loss ratio for slo, the share of its due records that were late
+// (due-time latency above the limit), failed or unsent, and why o misses slo: none when the
+// ratio is within the goal's (1 % for p99). Due records are those acknowledged after the
+// warm-up, plus every failed and unsent one.
+func judgeSLO(o Outcome, slo SLO) (loss float64, why []string) {
 	if o.Latency == nil || o.Latency.Count() == 0 {
-		return "no acknowledgement measured"
+		return 1, []string{"no acknowledgement measured"}
+	}
+	due := o.Latency.Count() + o.Failed + o.Unsent
+	bad := o.Latency.CountAbove(slo.Limit) + o.Failed + o.Unsent
+	loss = float64(bad) / float64(due)
+	if loss <= slo.LossRatio() {
+		return loss, nil
 	}
 	if q := o.Latency.Quantile(slo.Percentile / 100); q > slo.Limit {
-		return fmt.Sprintf("%s %s > %s", slo.Name(), ms(q), ms(slo.Limit))
+		why = append(why, fmt.Sprintf("%s %s > %s", slo.Name(), ms(q), ms(slo.Limit)))
 	}
-	return ""
+	if o.Failed+o.Unsent > 0 {
+		why = append(why, fmt.Sprintf("%d failed and %d unsent of %d due", o.Failed, o.Unsent, due))
+	}
+	why = append(why, fmt.Sprintf("%s of due records late, failed or unsent (at most %s)", pct(loss), pct(slo.LossRatio())))
+	return loss, why
 }
+
+// pct formats a ratio as a percentage with up to three significant digits: 1.23%.
+func pct(r float64) string { return strconv.FormatFloat(100*r, 'g', 3, 64) + "%" }
 
 // ms formats d in milliseconds with one decimal.
 func ms(d time.Duration) string {

@@ -76,9 +76,46 @@ func connectionProperties(props map[string]string) map[string]string {
 	return out
 }
 
+// The settle probe: light enough to add nothing a cluster under test would notice, long
+// enough for a median over a few hundred acknowledgements.
+const (
+	ProbeRate   = 200 // records/s
+	ProbeLength = time.Second
+	// baselineProbes are the idle probes the baseline is the lowest of.
+	baselineProbes = 3
+)
+
+// Probe is a ProbeFunc: ProbeLength at ProbeRate on the search's producers and topic.
+func (l *Load) Probe(ctx context.Context) (p50, elapsed time.Duration, err error) {
+	start := time.Now()
+	res, err := l.producers.Trial(ctx, load.Schedule{Rate: ProbeRate, Duration: ProbeLength}, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	l.acked += res.Total.Acked
+	if res.Total.Failed+res.Unsent > 0 {
+		return 0, 0, fmt.Errorf("%d of %d probe records failed or were not acknowledged", res.Total.Failed+res.Unsent, res.Sent+res.Unsent)
+	}
+	if h := res.Total.DueHistogram; h != nil && h.Count() > 0 {
+		p50 = h.Quantile(0.5)
+	}
+	return p50, time.Since(start), ctx.Err()
+}
+
+// Settler measures the idle cluster's probe latency and returns the Settler that brings it
+// back to it between trials.
+func (l *Load) Settler(ctx context.Context) (*Settler, error) {
+	base, err := MeasureBaseline(ctx, l.Probe, baselineProbes)
+	if err != nil {
+		return nil, err
+	}
+	return &Settler{Probe: l.Probe, Baseline: base}, nil
+}
+
 // Trial is a TrialFunc: warm-up, then d at rate (0: unthrottled), and with consumers the
 // growth of their lag over the trial.
 func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcome, error) {
+	start := time.Now()
 	lag0 := l.acked - l.consumed.Load()
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
@@ -94,6 +131,7 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcom
 		}
 		o.ConsumerLagGrowth = max(0, l.acked-l.consumed.Load()-lag0)
 	}
+	o.Elapsed = time.Since(start)
 	if e := l.consErr.Load(); e != nil {
 		return o, *e
 	}

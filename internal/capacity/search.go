@@ -5,59 +5,68 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
-// search is the state of one Search: every trial, and per rate the trial time that passed
-// and failed each SLO.
+// search is the state of one Search: every trial, and per rate what each SLO's goals read
+// of its trials.
 type search struct {
 	cfg    Config
 	trials []Trial
-	rates  map[float64]*evidence
+	loads  map[float64]*rateEvidence
 	// max is the unthrottled trial's achieved rate, where the search starts.
 	max float64
+	// spent is the time used so far: trials (warm-up and drain included) and settles.
+	spent time.Duration
+	// lastSettle is the last settle's wait, the estimate of the next one's.
+	lastSettle time.Duration
+	// stopped says why the search ended early.
+	stopped string
 }
 
-// evidence is the trial time spent at one rate, how much of it failed each SLO, and its
-// full-length trials: how many ran and, per SLO, how many failed.
-type evidence struct {
-	total      time.Duration
-	failed     []time.Duration
-	full       int
-	fullFailed []int
+// rateEvidence is the evidence at one rate: per SLO, its trials' durations and loss ratios.
+type rateEvidence struct {
+	results [][]trialResult
 }
 
-// Search finds, for every SLO of cfg, the bracket [highest passing, lowest failing] rate,
-// running trials through run. It returns what it has with the error of a trial that could
-// not run, or of a cancelled ctx.
+// Search finds, for every SLO of cfg, the bracket [relevant lower bound, relevant upper
+// bound], running trials through run. It always returns a result; the error is that of a
+// trial that could not run, or of a cancelled ctx, with what was measured until then.
 func Search(ctx context.Context, cfg Config, run TrialFunc) (*Result, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &search{cfg: cfg, rates: map[float64]*evidence{}}
-	o, err := run(ctx, 0, cfg.Short)
-	if err != nil {
+	s := &search{cfg: cfg, loads: map[float64]*rateEvidence{}}
+	if err := s.trial(ctx, run, 0, cfg.Short, PhaseBound); err != nil {
 		return s.result(), fmt.Errorf("unthrottled trial: %w", err)
 	}
-	s.record(0, cfg.Short, o)
-	if o.Achieved <= 0 {
+	s.max = s.trials[0].Achieved
+	if s.max <= 0 {
 		return s.result(), errors.New("the unthrottled trial acknowledged no record: there is no rate to search from")
 	}
-	s.max = o.Achieved
-	for len(s.trials) < cfg.MaxTrials {
-		rate, d, ok := s.next()
-		if !ok {
+	for {
+		if cfg.MaxTrials > 0 && len(s.trials) >= cfg.MaxTrials {
+			s.stopped = fmt.Sprintf("stopped at the limit of %d trials", cfg.MaxTrials)
 			break
 		}
-		if err := ctx.Err(); err != nil {
+		rate, d, phase, ok := s.next()
+		if !ok {
+			s.stopped = "the bracket cannot narrow further at whole records/s"
+			break
+		}
+		if !s.affords(d, phase) {
+			// The budget cannot hold this trial and the confirmation after it: confirm
+			// what there is, if that still fits, and stop.
+			s.stopped = fmt.Sprintf("the budget of %v ended after %d trials", cfg.MaxDuration, len(s.trials))
+			if rate, d, phase, ok = s.lastConfirmation(); !ok || !s.affords(d, phase) {
+				break
+			}
+		}
+		if err := s.trial(ctx, run, rate, d, phase); err != nil {
 			return s.result(), err
 		}
-		o, err := run(ctx, rate, d)
-		if err != nil {
-			return s.result(), fmt.Errorf("trial at %.0f records/s: %w", rate, err)
-		}
-		s.record(rate, d, o)
 	}
 	return s.result(), nil
 }
@@ -73,25 +82,95 @@ func (c Config) validate() error {
 	if c.Trial <= 0 || c.Short <= 0 || c.Short > c.Trial {
 		errs = append(errs, fmt.Errorf("trial %v and short trial %v must be above zero, the short one not longer", c.Trial, c.Short))
 	}
-	if c.MinRate <= 0 || c.MaxTrials < 2 {
-		errs = append(errs, fmt.Errorf("min rate %v must be above zero and max trials %d at least 2", c.MinRate, c.MaxTrials))
+	if c.MinRate <= 0 || c.MaxTrials < 0 || c.MaxDuration <= 0 || c.Confirm < c.Trial {
+		errs = append(errs, fmt.Errorf("min rate %v and max duration %v must be above zero, max trials %d not negative, confirmation %v at least a trial", c.MinRate, c.MaxDuration, c.MaxTrials, c.Confirm))
+	}
+	for _, slo := range c.SLOs {
+		if err := c.goal(slo).validate(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }
 
-// record judges o against every SLO and adds it to the trials and, for a paced trial, to
-// its rate's evidence.
-func (s *search) record(rate float64, d time.Duration, o Outcome) {
-	t := Trial{N: len(s.trials) + 1, Offered: rate, Duration: d, Achieved: o.Achieved, outcome: o}
+// goal is the final goal of slo: full-length trials, the duration sum and exceed ratio.
+func (c Config) goal(slo SLO) Goal {
+	return Goal{FinalTrial: c.Trial, DurationSum: c.DurationSum, LossRatio: slo.LossRatio(), ExceedRatio: c.ExceedRatio}
+}
+
+// coarse is the goal the short trials bisect with: one trial of Short decides a rate.
+func (c Config) coarse(slo SLO) Goal {
+	return Goal{FinalTrial: c.Short, DurationSum: c.Short, LossRatio: slo.LossRatio(), ExceedRatio: 0.5}
+}
+
+// confirmGoal is the goal a lower end's confirmation trials must meet: one that passes
+// confirms it; one that fails calls for a second, and two that fail make it an upper bound.
+// A stall in one long trial does not undo a search; a rate the cluster cannot hold fails
+// both.
+func (c Config) confirmGoal(slo SLO) Goal {
+	return Goal{FinalTrial: c.Confirm, DurationSum: 2 * c.Confirm, LossRatio: slo.LossRatio(), ExceedRatio: 0.5}
+}
+
+// cost is what a trial of d takes from the budget: its warm-up, d and the settle before it.
+func (s *search) cost(d time.Duration) time.Duration {
+	if d == 0 {
+		return 0
+	}
+	return s.cfg.Warmup + d + s.lastSettle
+}
+
+// affords says whether the budget holds a trial of d in phase: a coarse trial on its own
+// (a coarse bracket is still an answer when the budget is short), a final trial with the
+// confirmation after it.
+func (s *search) affords(d time.Duration, phase Phase) bool {
+	need := s.cost(d)
+	if phase == PhaseFinal {
+		need += s.cost(s.cfg.Confirm)
+	}
+	return s.spent+need <= s.cfg.MaxDuration
+}
+
+// trial settles the cluster (after the first trial), runs one trial and records it.
+func (s *search) trial(ctx context.Context, run TrialFunc, rate float64, d time.Duration, phase Phase) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var st Settle
+	if len(s.trials) > 0 && s.cfg.Settle != nil {
+		var err error
+		if st, err = s.cfg.Settle(ctx); err != nil {
+			return fmt.Errorf("settling before the trial at %.0f records/s: %w", rate, err)
+		}
+		s.spent += st.Waited
+		s.lastSettle = st.Waited
+	}
+	o, err := run(ctx, rate, d)
+	if err != nil {
+		if rate == 0 {
+			return err
+		}
+		return fmt.Errorf("trial at %.0f records/s: %w", rate, err)
+	}
+	if o.Elapsed > 0 {
+		s.spent += o.Elapsed
+	} else {
+		s.spent += s.cfg.Warmup + d
+	}
+	s.record(rate, d, phase, st, o)
+	return nil
+}
+
+// record judges o against every SLO and adds it to the trials and to its rate's evidence.
+func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o Outcome) {
+	t := Trial{N: len(s.trials) + 1, Phase: phase, Offered: rate, Duration: d, Achieved: o.Achieved, Settle: st, outcome: o}
 	if o.Acked > 0 && o.Achieved > 0 {
 		t.MiBPerSec = o.Achieved * float64(o.Bytes) / float64(o.Acked) / (1 << 20)
 	}
 	if o.Latency != nil {
 		t.P50, t.P99, t.P999 = o.Latency.Quantile(0.50), o.Latency.Quantile(0.99), o.Latency.Quantile(0.999)
-		t.P50Ms, t.P99Ms, t.P999Ms = msf(t.P50), msf(t.P99), msf(t.P999)
 	}
 	if h := o.SendLatency; h != nil && h.Count() > 0 {
-		t.SendP50Ms, t.SendP99Ms, t.SendP999Ms = msf(h.Quantile(0.50)), msf(h.Quantile(0.99)), msf(h.Quantile(0.999))
+		t.SendP50, t.SendP99, t.SendP999 = h.Quantile(0.50), h.Quantile(0.99), h.Quantile(0.999)
 	}
 	var common []string
 	if rate > 0 {
@@ -99,30 +178,25 @@ func (s *search) record(rate float64, d time.Duration, o Outcome) {
 	} else {
 		common = []string{"unthrottled: buffer-bound, bounds the search only"}
 	}
-	ev := s.rates[rate]
-	if ev == nil && rate > 0 {
-		ev = &evidence{failed: make([]time.Duration, len(s.cfg.SLOs)), fullFailed: make([]int, len(s.cfg.SLOs))}
-		s.rates[rate] = ev
+	ld := s.loads[rate]
+	if ld == nil && rate > 0 {
+		n := len(s.cfg.SLOs)
+		ld = &rateEvidence{results: make([][]trialResult, n)}
+		s.loads[rate] = ld
 	}
 	for i, slo := range s.cfg.SLOs {
-		why := append([]string(nil), common...)
-		if r := judgeSLO(o, slo); r != "" {
-			why = append(why, r)
+		loss, why := judgeSLO(o, slo)
+		why = append(append([]string(nil), common...), why...)
+		if len(common) > 0 {
+			loss = 1 // a rate not sustained is high-loss whatever its latency
 		}
+		t.LossRatio = append(t.LossRatio, loss)
 		t.Pass = append(t.Pass, len(why) == 0)
 		t.Reasons = append(t.Reasons, why)
-		if ev != nil && len(why) > 0 {
-			ev.failed[i] += d
-			if d >= s.cfg.Trial {
-				ev.fullFailed[i]++
-			}
+		if ld == nil {
+			continue
 		}
-	}
-	if ev != nil {
-		ev.total += d
-		if d >= s.cfg.Trial {
-			ev.full++
-		}
+		ld.results[i] = append(ld.results[i], trialResult{duration: d, lossRatio: loss, phase: phase})
 	}
 	s.trials = append(s.trials, t)
 	if s.cfg.Progress != nil {
@@ -130,78 +204,199 @@ func (s *search) record(rate float64, d time.Duration, o Outcome) {
 	}
 }
 
-// fails says whether rate is an upper bound for SLO i: the majority of its trial time
-// failed, so a short trial that failed by a hiccup is outweighed by a full one that passed;
-// or one of its full-length trials failed once it had the Confirm full-length trials a
-// lower end needs, so the lower end reported passed every full-length trial run at it.
-func (s *search) fails(i int, rate float64) bool {
-	ev := s.rates[rate]
-	return 2*ev.failed[i] > ev.total || (ev.full >= s.cfg.Confirm && ev.fullFailed[i] > 0)
+// class is rate's classification for SLO i against g, from the trials of phase (every
+// trial for ""); two failed confirmations make it an upper bound whatever else it showed.
+func (s *search) class(g Goal, i int, rate float64, phase Phase) Class {
+	if s.confirmation(i, rate) == UpperBound {
+		return UpperBound
+	}
+	return g.Classify(s.evidence(i, rate, phase))
 }
 
-// bracket returns SLO i's lowest failing rate and highest passing rate below it; 0 for none.
-func (s *search) bracket(i int) (lower, upper float64) {
-	for r := range s.rates {
-		if s.fails(i, r) && (upper == 0 || r < upper) {
-			upper = r
+// evidence is SLO i's trials at rate of phase, or all of them for "".
+func (s *search) evidence(i int, rate float64, phase Phase) []trialResult {
+	if phase == "" {
+		return s.loads[rate].results[i]
+	}
+	var out []trialResult
+	for _, t := range s.loads[rate].results[i] {
+		if t.phase == phase {
+			out = append(out, t)
 		}
 	}
-	for r := range s.rates {
-		if !s.fails(i, r) && r > lower && (upper == 0 || r < upper) {
-			lower = r
-		}
-	}
-	return lower, upper
+	return out
 }
 
-// next returns the next trial: the first SLO whose bracket is not done decides it.
-func (s *search) next() (rate float64, d time.Duration, ok bool) {
+// confirmation is rate's classification for SLO i by its confirmation trials alone against
+// the confirmation goal: a lower bound is confirmed, an upper bound failed its
+// confirmation, undecided needs another (or has none).
+func (s *search) confirmation(i int, rate float64) Class {
+	confirms := s.evidence(i, rate, PhaseConfirm)
+	if len(confirms) == 0 {
+		return Undecided
+	}
+	return s.cfg.confirmGoal(s.cfg.SLOs[i]).Classify(confirms)
+}
+
+// bounds are a goal's relevant bounds and the rates around them.
+type bounds struct {
+	lower, upper float64
+	// undecided are the undecided rates between lower and upper; irregular the lower
+	// bounds above upper.
+	undecided, irregular []float64
+}
+
+// bounds classifies every rate tried for SLO i against g, from the trials of phase: the
+// relevant upper bound is the lowest upper bound, the relevant lower bound the highest
+// lower bound below it.
+func (s *search) bounds(g Goal, i int, phase Phase) bounds {
+	var b bounds
+	rates := make([]float64, 0, len(s.loads))
+	for r := range s.loads {
+		rates = append(rates, r)
+	}
+	slices.Sort(rates)
+	classes := make([]Class, len(rates))
+	for k, r := range rates {
+		classes[k] = s.class(g, i, r, phase)
+		if classes[k] == UpperBound && b.upper == 0 {
+			b.upper = r
+		}
+	}
+	for k, r := range rates {
+		above := b.upper > 0 && r > b.upper
+		switch {
+		case classes[k] == LowerBound && above:
+			b.irregular = append(b.irregular, r)
+		case classes[k] == LowerBound:
+			b.lower = r
+		}
+	}
+	for k, r := range rates {
+		if classes[k] == Undecided && r > b.lower && (b.upper == 0 || r < b.upper) {
+			b.undecided = append(b.undecided, r)
+		}
+	}
+	return b
+}
+
+// next returns the next trial: the first SLO whose answer is not done decides it.
+func (s *search) next() (rate float64, d time.Duration, phase Phase, ok bool) {
 	for i := range s.cfg.SLOs {
-		if rate, d, ok := s.step(i); ok {
-			return rate, d, true
+		if rate, d, phase, ok := s.step(i); ok {
+			return rate, d, phase, true
 		}
 	}
-	return 0, 0, false
+	return 0, 0, "", false
 }
 
-// step returns SLO i's next trial, or !ok when its bracket is done (or cannot narrow).
-func (s *search) step(i int) (rate float64, d time.Duration, ok bool) {
-	c := s.cfg
-	lower, upper := s.bracket(i)
+// step returns SLO i's next trial, or !ok when its answer is done (or cannot narrow).
+func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok bool) {
+	c, slo := s.cfg, s.cfg.SLOs[i]
+	fin := s.bounds(c.goal(slo), i, PhaseFinal)
+	if fin.lower > 0 && fin.upper > 0 && fin.upper/fin.lower <= 1+c.Precision && len(fin.undecided) == 0 {
+		if s.confirmation(i, fin.lower) != LowerBound {
+			return fin.lower, c.Confirm, PhaseConfirm, true
+		}
+		return 0, 0, "", false
+	}
+	// Coarse: short trials bisect until the bracket is within (1+precision)^2. They read
+	// every trial, so a full-length result that overturns a short one widens it again.
+	co := s.bounds(c.coarse(slo), i, "")
+	unthrottled := co.upper == 0 && co.lower > 0 && co.lower < roundRate(s.max)
+	if unthrottled {
+		// The unthrottled rate bounds the bisection until a paced trial reaches it: it is
+		// usually where the producers' buffer fills, but a first, cold trial can fall short.
+		co.upper = roundRate(s.max)
+	}
 	switch {
-	case lower == 0 && upper == 0: // only the unthrottled trial so far: try its rate
-		return roundRate(s.max), c.Short, true
-	case upper == 0: // every rate tried passed
-		return roundRate(2 * lower), c.Short, true
-	case lower == 0: // every rate tried failed
-		r := max(roundRate(upper/2), c.MinRate)
-		return r, c.Short, r < upper
+	case co.upper == 0 && co.lower == 0:
+		// At the unthrottled rate itself the producers' buffer fills by definition: start
+		// just under it.
+		return roundRate(firstPaced * s.max), c.Short, PhaseCoarse, true
+	case co.upper == 0:
+		return roundRate(2 * co.lower), c.Short, PhaseCoarse, true
+	case co.lower == 0:
+		r := max(roundRate(co.upper/2), c.MinRate)
+		return r, c.Short, PhaseCoarse, r < co.upper
+	case co.upper/co.lower > (1+c.Precision)*(1+c.Precision):
+		mid := roundRate(math.Sqrt(co.lower * co.upper))
+		return mid, c.Short, PhaseCoarse, mid > co.lower && mid < co.upper
+	case unthrottled:
+		return co.upper, c.Short, PhaseCoarse, true
 	}
-	ratio := upper / lower
-	if ratio <= 1+c.Precision {
-		// Near the boundary: the lower end is confirmed by Confirm full-length trials (one
-		// that fails makes it an upper bound, and the search goes on below it), the upper
-		// end measured at full length, before they count.
-		if s.rates[lower].full < c.Confirm {
-			return lower, c.Trial, true
+	// Final: full-length trials classify the ends (the coarse ones where the final goal
+	// has none yet), re-test undecided rates inside, and bisect to the precision.
+	lo, hi := fin.lower, fin.upper
+	if lo == 0 {
+		lo = co.lower
+	}
+	if hi == 0 {
+		hi = co.upper
+	}
+	if und := within(fin.undecided, lo, hi); len(und) > 0 {
+		return nearestMiddle(und, lo, hi), c.Trial, PhaseFinal, true
+	}
+	// A missing end is looked for one precision away from the other, within the coarse
+	// bracket: found there, the bracket is done. A final lower bound above the coarse
+	// upper one (a short trial that failed by a hiccup) is looked above in steps of two.
+	switch {
+	case fin.upper == 0:
+		r := min(co.upper, roundRate(fin.lower*(1+c.Precision)))
+		if r <= fin.lower {
+			r = roundRate(fin.lower * (1 + c.Precision) * (1 + c.Precision))
 		}
-		if s.rates[upper].full < 1 {
-			return upper, c.Trial, true
+		return r, c.Trial, PhaseFinal, true
+	case fin.lower == 0:
+		r := max(co.lower, roundRate(fin.upper/(1+c.Precision)))
+		if r >= fin.upper {
+			r = max(roundRate(fin.upper/(1+c.Precision)), c.MinRate)
 		}
-		return 0, 0, false
+		return r, c.Trial, PhaseFinal, r < fin.upper
 	}
-	mid := roundRate(math.Sqrt(lower * upper))
-	if mid <= lower || mid >= upper {
-		return 0, 0, false
-	}
-	d = c.Short
-	if ratio <= (1+c.Precision)*(1+c.Precision) {
-		d = c.Trial // the last halvings are full-length
-	}
-	return mid, d, true
+	mid := roundRate(math.Sqrt(fin.lower * fin.upper))
+	return mid, c.Trial, PhaseFinal, mid > fin.lower && mid < fin.upper
 }
+
+// within returns the rates of rs in [lo, hi].
+func within(rs []float64, lo, hi float64) []float64 {
+	var out []float64
+	for _, r := range rs {
+		if r >= lo && r <= hi {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// nearestMiddle is the rate of rs nearest the middle of [lo, hi] in log-rate, the one
+// whose classification narrows the bracket most.
+func nearestMiddle(rs []float64, lo, hi float64) float64 {
+	mid := math.Sqrt(lo * hi)
+	best := rs[0]
+	for _, r := range rs[1:] {
+		// The ends of a bracket are equally far from its middle: the lower is tried first.
+		if d, bd := math.Abs(math.Log(r/mid)), math.Abs(math.Log(best/mid)); d < bd-1e-9 || (d < bd+1e-9 && r < best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// lastConfirmation is the confirmation of the first lower bound not yet confirmed, run
+// when the budget has room for it and nothing else.
+func (s *search) lastConfirmation() (rate float64, d time.Duration, phase Phase, ok bool) {
+	for i, slo := range s.cfg.SLOs {
+		fin := s.bounds(s.cfg.goal(slo), i, PhaseFinal)
+		if fin.lower > 0 && s.confirmation(i, fin.lower) != LowerBound {
+			return fin.lower, s.cfg.Confirm, PhaseConfirm, true
+		}
+	}
+	return 0, 0, "", false
+}
+
+// firstPaced is where the first paced trial goes, as a share of the unthrottled rate.
+const firstPaced = 0.9
 
 // roundRate rounds to a whole record/s, at least 1.
 func roundRate(r float64) float64 { return max(1, math.Round(r)) }
-
-func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -3,6 +3,7 @@ package capacity
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,11 +43,17 @@ func (m *model) run(_ context.Context, rate float64, d time.Duration) (Outcome, 
 	if m.hiccup[n] {
 		p99 = 10 * time.Second
 	}
-	// 10,000 samples: 9,800 at base/2, 185 at p99, 15 at 2*p99, so that the 99th
-	// percentile (the 9,900th sample) is p99 and the 99.9th (the 9,990th) is 2*p99.
+	return outcome(achieved, d, m.base/2, p99), nil
+}
+
+// outcome is a trial that acknowledged achieved records/s for d with 10,000 latencies:
+// 9,800 at p50, 185 at p99, 15 at 2*p99, so that the 99th percentile (the 9,900th sample)
+// is p99, the 99.9th (the 9,990th) is 2*p99, and a limit between p99 and 2*p99 has 0.15 %
+// of the records late.
+func outcome(achieved float64, d, p50, p99 time.Duration) Outcome {
 	h := metrics.NewHistogram()
 	for range 9800 {
-		h.Record(m.base / 2)
+		h.Record(p50)
 	}
 	for range 185 {
 		h.Record(p99)
@@ -55,7 +62,7 @@ func (m *model) run(_ context.Context, rate float64, d time.Duration) (Outcome, 
 		h.Record(2 * p99)
 	}
 	acked := int64(achieved * d.Seconds())
-	return Outcome{Achieved: achieved, Acked: acked, Bytes: 1024 * acked, Sent: acked, Latency: h}, nil
+	return Outcome{Achieved: achieved, Acked: acked, Bytes: 1024 * acked, Sent: acked, Latency: h}
 }
 
 func (m *model) rates() []float64 {
@@ -66,97 +73,112 @@ func (m *model) rates() []float64 {
 	return r
 }
 
+// p99At50 is the search most tests run: p99 <= 50 ms, 20 s final trials, the defaults.
+func p99At50() Config {
+	return Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: 20 * time.Second, ExceedRatio: DefaultExceedRatio}
+}
+
 func TestSearchFollowsTheBisectionByHand(t *testing.T) {
-	// Capacity 50,000/s, base 5 ms: p99 = 50 ms at 5/(1 - r/50000) = 50, r = 45,000.
-	m := &model{c: 50000, base: 5 * time.Millisecond}
-	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: 20 * time.Second}
-	res, err := Search(context.Background(), cfg, m.run)
+	// Capacity 50,000/s, base 6 ms: p99 = 50 ms at 6/(1 - r/50000) = 50, r = 44,000. The
+	// goal is 20f40d1l50e on the final trials: one that passes makes a lower bound (20 s of
+	// 40 s low-loss is within the 50 % exceed ratio whatever the missing 20 s show); an upper
+	// bound needs more than 20 s high-loss: two that fail.
+	m := &model{c: 50000, base: 6 * time.Millisecond}
+	res, err := Search(context.Background(), p99At50(), m.run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 1: unthrottled, achieves 50,000.
-	// 2: 50,000: at capacity, 10 s: fails.      bracket [-, 50000]
-	// 3: 50,000/2 = 25,000: p99 5/(1-0.5) = 10 ms passes.        [25000, 50000], ratio 2
-	// 4: sqrt(25000*50000) = 35355.3 -> 35355: 17.1 ms passes.   ratio 1.414
-	// 5: sqrt(35355*50000) = 42044.6 -> 42045: 31.4 ms passes.   ratio 1.189 (> 1.05^2: short)
-	// 6: sqrt(42045*50000) = 45850.3 -> 45850: 60.2 ms fails.    ratio 45850/42045 = 1.0905
-	// 7: sqrt(42045*45850) = 43906.3 -> 43906, full (1.0905 <= 1.1025): 41.0 ms passes.
-	//    ratio 45850/43906 = 1.0443 <= 1.05: the ends are confirmed at full length;
-	// 8: 43906 has 1 full-length trial of the 2 a lower end needs: again at 20 s, passes;
-	// 9: 45850 had a 5 s trial only: re-tested at 20 s, fails.
-	want := []float64{0, 50000, 25000, 35355, 42045, 45850, 43906, 43906, 45850}
+	// 1: unthrottled, achieves 50,000.                                        (bound, 5 s)
+	// 2: 0.9 * 50,000 = 45,000: 6/(1-0.9) = 60 ms fails.       coarse [-, 45000]
+	// 3: 22,500: 10.9 ms passes.                                [22500, 45000], ratio 2
+	// 4: sqrt(22500*45000) = 31820: 16.5 ms passes.                          ratio 1.414
+	// 5: sqrt(31820*45000) = 37840: 24.7 ms passes.                          ratio 1.189
+	// 6: sqrt(37840*45000) = 41265: 34.3 ms passes.  [41265, 45000] 1.0905 <= 1.05^2: done
+	// 7: the final goal has no trial yet: the bracket's ends, equally far from its middle,
+	//    lower first: 41265 at 20 s passes, a lower bound.
+	// 8, 9: 45000 at 20 s fails twice (after one, 20 s of 40 s is not yet more than half):
+	//    an upper bound.                                         [41265, 45000]
+	// 10: sqrt(41265*45000) = 43092 at 20 s: 43.4 ms passes.    [43092, 45000] 1.0443
+	// 11: 43092 confirmed: 60 s, passes.
+	want := []float64{0, 45000, 22500, 31820, 37840, 41265, 41265, 45000, 45000, 43092, 43092}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
-	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 20, 20, 20} // seconds: Trial/4 while wide
+	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 20, 20, 20, 20, 60} // seconds
+	wantPhase := []Phase{PhaseBound, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse,
+		PhaseFinal, PhaseFinal, PhaseFinal, PhaseFinal, PhaseConfirm}
 	for i, c := range m.calls {
-		if c.d != wantD[i]*time.Second {
-			t.Errorf("trial %d lasted %v, want %vs", i+1, c.d, wantD[i])
+		if c.d != wantD[i]*time.Second || res.Trials[i].Phase != wantPhase[i] {
+			t.Errorf("trial %d: %v %s, want %vs %s", i+1, c.d, res.Trials[i].Phase, wantD[i], wantPhase[i])
 		}
 	}
 	b := res.Brackets[0]
-	if b.Lower != 43906 || b.Upper != 45850 || !b.Converged {
-		t.Errorf("bracket %v-%v converged %v (%s), want 43906-45850 converged", b.Lower, b.Upper, b.Converged, b.Note)
+	if b.Lower != 43092 || b.Upper != 45000 || !b.Converged || !b.Confirmed || b.Note != "" || !res.Done() {
+		t.Errorf("bracket %v-%v converged %v confirmed %v (%s), want 43092-45000 converged and confirmed", b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note)
 	}
-	// 43,906 records/s of 1,024 bytes = 43906/1024 MiB/s = 42.877 MiB/s.
-	if b.LowerMiB < 42.87 || b.LowerMiB > 42.88 {
-		t.Errorf("lower end %v MiB/s, want 42.877", b.LowerMiB)
+	if b.Goal.Code() != "20f40d1l50e" {
+		t.Errorf("goal %s, want 20f40d1l50e", b.Goal.Code())
 	}
-	// The two trials at 43,906 (the model has no noise): p99 41.0 ms; p50 base/2 = 2.5 ms.
-	if b.AtLowerP99Ms < 40.9 || b.AtLowerP99Ms > 41.1 || b.AtLowerP50Ms < 2.49 || b.AtLowerP50Ms > 2.51 {
-		t.Errorf("at lower end p50 %v p99 %v ms, want 2.5 and 41.0", b.AtLowerP50Ms, b.AtLowerP99Ms)
+	// 43,092 records/s of 1,024 bytes = 43092/1024 MiB/s = 42.082 MiB/s.
+	if b.LowerMiB < 42.08 || b.LowerMiB > 42.09 {
+		t.Errorf("lower end %v MiB/s, want 42.082", b.LowerMiB)
 	}
-	// 60.24 ms in the model reads 60.3 from the histogram: 3 significant digits, and a
-	// quantile is its bucket's highest value.
-	if res.Trials[5].Pass[0] || res.Trials[5].Reasons[0][0] != "p99 60.3 ms > 50.0 ms" {
-		t.Errorf("trial 6 reasons %q, want the p99 named", res.Trials[5].Reasons[0])
+	// The trials at 43,092 (no noise): p99 6/(1-0.86184) = 43.4 ms; p50 base/2 = 3 ms; 0.15 %
+	// of the records late (the 15 at 86.8 ms), so the conditional throughput is 43092 * 0.9985.
+	if b.AtLowerP99 < 43400*time.Microsecond || b.AtLowerP99 > 43500*time.Microsecond || b.AtLowerP50 != 3001*time.Microsecond {
+		t.Errorf("at lower end p50 %v p99 %v, want 3.0 ms and 43.4 ms", b.AtLowerP50, b.AtLowerP99)
 	}
-}
-
-func TestSearchOverturnsAHiccupByReTesting(t *testing.T) {
-	// Trial 5 (42,045/s, short) hiccups to 10 s: 42,045 becomes the upper bound and the
-	// bisection continues below it:
-	// 6: sqrt(35355*42045) = 38555: 21.8 ms passes; ratio 42045/38555 = 1.0905 -> full
-	// 7: sqrt(38555*42045) = 40262: 25.7 ms passes; ratio 1.0443 <= 1.05: confirm the ends
-	// 8: 40262 again at 20 s (a lower end needs 2 full-length trials): passes
-	// 9: 42045 at 20 s passes: 5 s failed of 25 s, no majority, and no full-length trial
-	//    failed: it passes now, and the bracket is [42045, 50000] again
-	// 10: 45850 short fails; 11: 43906 full passes; 12: 43906 again, passes; 13: 45850
-	// re-tested full fails.
-	m := &model{c: 50000, base: 5 * time.Millisecond, hiccup: map[int]bool{5: true}}
-	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: 20 * time.Second}
-	res, err := Search(context.Background(), cfg, m.run)
-	if err != nil {
-		t.Fatal(err)
+	if want := 43092 * 0.9985; b.ConditionalThroughput < want-0.01 || b.ConditionalThroughput > want+0.01 {
+		t.Errorf("conditional throughput %v, want %v", b.ConditionalThroughput, want)
 	}
-	want := []float64{0, 50000, 25000, 35355, 42045, 38555, 40262, 40262, 42045, 45850, 43906, 43906, 45850}
-	if got := m.rates(); !slices.Equal(got, want) {
-		t.Fatalf("rates tried %v, want %v", got, want)
-	}
-	if b := res.Brackets[0]; b.Lower != 43906 || b.Upper != 45850 || !b.Converged {
-		t.Errorf("bracket %v-%v converged %v, want 43906-45850", b.Lower, b.Upper, b.Converged)
+	// 60 ms in the model reads 60.0 from the histogram; 200 of 10,000 records are late: 2 %.
+	if tr := res.Trials[1]; tr.Pass[0] || tr.Reasons[0][0] != "p99 60.0 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
+		t.Errorf("trial 2 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
 	}
 }
 
-func TestSearchDemotesALowerEndThatFailsItsConfirmation(t *testing.T) {
-	// As the bisection by hand up to trial 7 (43906 full, passes); trial 8, 43906's
-	// confirming full-length trial, hiccups: 43906 now has 2 full-length trials, one
-	// failed, so it is an upper bound. The bracket is [42045, 43906], 4.4% wide, but 42045
-	// had a 5 s trial only: 9 and 10 confirm it at 20 s (both pass); 43906 has its full
-	// trials already. Result [42045, 43906]: lower than without the hiccup, never a rate
-	// that failed a full-length trial.
-	m := &model{c: 50000, base: 5 * time.Millisecond, hiccup: map[int]bool{8: true}}
-	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: 20 * time.Second}
-	res, err := Search(context.Background(), cfg, m.run)
-	if err != nil {
-		t.Fatal(err)
+// byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 10th trial.
+var byHand = []float64{0, 45000, 22500, 31820, 37840, 41265, 41265, 45000, 45000, 43092}
+
+func TestSearchHiccups(t *testing.T) {
+	tests := []struct {
+		name    string
+		hiccups []int
+		after   []float64
+		lower   float64
+		upper   float64
+		note    string
+	}{
+		// Trial 10 (43092 at 20 s) hiccups: 20 s high-loss of the 40 s sum is neither more
+		// than half (an upper bound) nor, with 20 s missing, surely within it: undecided.
+		// 11 re-tests it and passes: 20 s of each, a lower bound; 12 confirms it.
+		{"undecided re-tested", []int{10}, []float64{43092, 43092}, 43092, 45000, ""},
+		// The confirmation (11) hiccups: one failed confirmation calls for a second (12),
+		// which passes: confirmed. A stall does not undo a search.
+		{"one failed confirmation", []int{11}, []float64{43092, 43092}, 43092, 45000, ""},
+		// Both confirmations fail: 43092 is an upper bound; [41265, 43092] is 4.4 % wide and
+		// 41265 has a final pass: 13 confirms it.
+		{"two failed confirmations", []int{11, 12}, []float64{43092, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
 	}
-	want := []float64{0, 50000, 25000, 35355, 42045, 45850, 43906, 43906, 42045, 42045}
-	if got := m.rates(); !slices.Equal(got, want) {
-		t.Fatalf("rates tried %v, want %v", got, want)
-	}
-	if b := res.Brackets[0]; b.Lower != 42045 || b.Upper != 43906 || !b.Converged {
-		t.Errorf("bracket %v-%v converged %v (%s), want 42045-43906 converged", b.Lower, b.Upper, b.Converged, b.Note)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &model{c: 50000, base: 6 * time.Millisecond, hiccup: map[int]bool{}}
+			for _, n := range tt.hiccups {
+				m.hiccup[n] = true
+			}
+			res, err := Search(context.Background(), p99At50(), m.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := append(append([]float64{}, byHand...), tt.after...)
+			if got := m.rates(); !slices.Equal(got, want) {
+				t.Fatalf("rates tried %v, want %v", got, want)
+			}
+			b := res.Brackets[0]
+			if b.Lower != tt.lower || b.Upper != tt.upper || !b.Converged || !b.Confirmed || b.Note != tt.note {
+				t.Errorf("bracket %v-%v converged %v confirmed %v (%q), want %v-%v both (%q)", b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note, tt.lower, tt.upper, tt.note)
+			}
+		})
 	}
 }
 
@@ -166,40 +188,68 @@ func TestSearchWithNoiseAndTwoSLOs(t *testing.T) {
 	// 50000*(1 - 0.1*1.03) = 44,850 .. 50000*(1 - 0.1*0.97) = 45,150, and the p99.9 one to
 	// 50000*(1 - 0.25*1.03) = 37,125 .. 50000*(1 - 0.25*0.97) = 37,875.
 	m := &model{c: 50000, base: 5 * time.Millisecond, noise: []float64{1.03, 0.97, 1.01, 0.99, 1.02}}
-	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}, {99.9, 40 * time.Millisecond}}, Trial: 20 * time.Second}
+	cfg := p99At50()
+	cfg.SLOs = append(cfg.SLOs, SLO{99.9, 40 * time.Millisecond})
 	res, err := Search(context.Background(), cfg, m.run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, knee := range [][2]float64{{44850, 45150}, {37125, 37875}} {
 		b := res.Brackets[i]
-		if !b.Converged || b.Upper/b.Lower > 1.05 || b.Lower > knee[1] || b.Upper < knee[0] {
-			t.Errorf("%s: bracket %v-%v (converged %v), want within 5%% around %v", b.SLO, b.Lower, b.Upper, b.Converged, knee)
+		if !b.Converged || !b.Confirmed || b.Upper/b.Lower > 1.05 || b.Lower > knee[1] || b.Upper < knee[0] {
+			t.Errorf("%s: bracket %v-%v (converged %v, confirmed %v: %s), want within 5%% around %v", b.SLO, b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note, knee)
 		}
 	}
-	// Two SLOs share the unthrottled trial and the first ones: fewer than two searches.
-	if n := len(m.calls); n > 16 {
-		t.Errorf("%d trials for two SLOs, want at most 16", n)
+	// Two SLOs share the trials: one unthrottled trial bounds both.
+	if res.Trials[0].Phase != PhaseBound || res.Trials[1].Phase == PhaseBound {
+		t.Errorf("trials 1 and 2 are %s and %s, want one bound trial", res.Trials[0].Phase, res.Trials[1].Phase)
+	}
+}
+
+func TestSearchBudget(t *testing.T) {
+	// A budget of 60 s with a 2 s warm-up: the unthrottled 5 s trial (7 s) and the five
+	// coarse 5 s trials by hand (7 s each): 42 s. The first final trial (22 s) and the
+	// confirmation after it (62 s) do not fit: stop with the coarse bracket [41265, 45000],
+	// not converged, not confirmed, and the budget named.
+	m := &model{c: 50000, base: 6 * time.Millisecond}
+	cfg := p99At50()
+	cfg.MaxDuration, cfg.Warmup = 60*time.Second, 2*time.Second
+	res, err := Search(context.Background(), cfg, m.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Brackets[0]
+	if len(res.Trials) != 6 || res.Spent != 42*time.Second || res.Done() || b.Converged || b.Confirmed {
+		t.Fatalf("%d trials in %v, converged %v confirmed %v: want 6 in 42s, neither", len(res.Trials), res.Spent, b.Converged, b.Confirmed)
+	}
+	if b.Lower != 41265 || b.Upper != 45000 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 6 trials") ||
+		!strings.Contains(b.Note, "short trials only") || !strings.Contains(b.Note, "not confirmed") {
+		t.Errorf("bracket %v-%v, stopped %q, note %q: want a coarse bracket and why", b.Lower, b.Upper, res.Stopped, b.Note)
 	}
 }
 
 func TestSearchEdges(t *testing.T) {
 	tests := []struct {
-		name      string
-		m         *model
-		slo       SLO
-		wantNote  string
-		maxTrials int
+		name     string
+		m        *model
+		slo      SLO
+		wantNote string
+		budget   time.Duration
 	}{
 		// Even the base latency (5 ms/(1-r/c) >= 5 ms) misses 1 ms: every rate fails down
-		// to the minimum, 1 record/s.
-		{"nothing passes", &model{c: 1000, base: 5 * time.Millisecond}, SLO{99, time.Millisecond}, "no rate passed p99 <= 1 ms", 40},
-		// Stopped early: two trials are the unthrottled one and one rate.
-		{"stopped", &model{c: 1000, base: 5 * time.Millisecond}, SLO{99, 50 * time.Millisecond}, "no rate passed p99 <= 50 ms", 2},
+		// to the minimum, 1 record/s, in short trials (2 s, a final trial's quarter being
+		// under MinShort), which the final goal leaves undecided.
+		{"nothing passes", &model{c: 1000, base: 5 * time.Millisecond}, SLO{99, time.Millisecond},
+			"upper end from short trials only; no rate passed p99 <= 1 ms; undecided at 1 records/s", 0},
+		// The budget holds the unthrottled trial and one rate (2+1 s warm-up each, 6 s): 900,
+		// 6/(1-0.9) = 60 ms, fails.
+		{"stopped", &model{c: 1000, base: 6 * time.Millisecond}, SLO{99, 50 * time.Millisecond},
+			"upper end from short trials only; no rate passed p99 <= 50 ms; undecided at 900 records/s", 7 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{SLOs: []SLO{tt.slo}, Trial: 4 * time.Second, MaxTrials: tt.maxTrials}
+			cfg := Config{SLOs: []SLO{tt.slo}, Trial: 4 * time.Second, Confirm: 4 * time.Second, MaxDuration: tt.budget,
+				Warmup: time.Second, ExceedRatio: DefaultExceedRatio}
 			res, err := Search(context.Background(), cfg, tt.m.run)
 			if err != nil {
 				t.Fatal(err)
@@ -207,19 +257,20 @@ func TestSearchEdges(t *testing.T) {
 			if b := res.Brackets[0]; b.Converged || b.Note != tt.wantNote {
 				t.Errorf("bracket %+v, want not converged: %q", b, tt.wantNote)
 			}
-			if len(res.Trials) > tt.maxTrials {
-				t.Errorf("%d trials, at most %d allowed", len(res.Trials), tt.maxTrials)
-			}
 		})
 	}
 }
 
 func TestSearchRefusesBadConfig(t *testing.T) {
 	m := &model{c: 1000, base: time.Millisecond}
+	slo := []SLO{{99, time.Millisecond}}
 	for _, cfg := range []Config{
 		{},
-		{SLOs: []SLO{{99, time.Millisecond}}, Precision: 1.5},
-		{SLOs: []SLO{{99, time.Millisecond}}, Trial: time.Second, Short: 2 * time.Second},
+		{SLOs: slo, Precision: 1.5},
+		{SLOs: slo, Trial: time.Second, Short: 2 * time.Second},
+		{SLOs: slo, ExceedRatio: 1},
+		{SLOs: slo, Trial: 20 * time.Second, DurationSum: 10 * time.Second},
+		{SLOs: slo, Trial: 20 * time.Second, Confirm: 10 * time.Second},
 	} {
 		if _, err := Search(context.Background(), cfg, m.run); err == nil {
 			t.Errorf("config %+v accepted", cfg)

@@ -13,9 +13,13 @@ import (
 // SLO is one latency bound on due-time latency: the Percentile (99 for p99, 99.9 for p999)
 // must be at most Limit.
 type SLO struct {
-	Percentile float64       `json:"percentile"`
-	Limit      time.Duration `json:"limit"`
+	Percentile float64
+	Limit      time.Duration
 }
+
+// LossRatio is the SLO as a goal loss ratio: the share of due records that may be late
+// (0.01 for p99).
+func (s SLO) LossRatio() float64 { return 1 - s.Percentile/100 }
 
 // Name is the percentile's short name: p99, p999, p9999, p50.
 func (s SLO) Name() string {
@@ -71,6 +75,19 @@ func ParsePrecision(s string) (float64, error) {
 	v, ok := stats.ParseFraction(s)
 	if !ok {
 		return 0, errors.New("--precision " + strconv.Quote(s) + " is not a fraction between 0 and 1 (for example 5% or 0.05)")
+	}
+	return v, nil
+}
+
+// ParseExceedRatio reads "50%" or "0.5": the share of a rate's trial time that may miss
+// the SLO while the rate still counts as sustained, from 0 (none) to below 1.
+func ParseExceedRatio(s string) (float64, error) {
+	v, ok := stats.ParseFraction(s)
+	if !ok && strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")) == "0" {
+		return 0, nil
+	}
+	if !ok {
+		return 0, errors.New("--exceed-ratio " + strconv.Quote(s) + " is not a fraction from 0 to below 1 (for example 50% or 0.5)")
 	}
 	return v, nil
 }

@@ -88,8 +88,8 @@ func TestJudgeCommon(t *testing.T) {
 		{"sustained", Outcome{Achieved: 990, Acked: 9900, Sent: 9900}, ""},
 		// 989 of 1,000 is 98.9 %, under 99 %.
 		{"behind", Outcome{Achieved: 989, Acked: 9890, Sent: 9890}, "achieved 989 of 1000 records/s (98.9%)"},
-		{"failed", Outcome{Achieved: 1000, Failed: 3}, "3 records failed"},
-		{"unsent", Outcome{Achieved: 1000, Unsent: 7}, "7 records unacknowledged at the end"},
+		// Failed and unsent records count in each SLO's loss ratio (TestJudgeSLO), not here.
+		{"failed", Outcome{Achieved: 1000, Failed: 3}, ""},
 		// 1 % of 10,000 sends is 100: 100 blocked is a busy machine, 101 a full buffer.
 		{"few blocked", Outcome{Achieved: 1000, Sent: 10000, BlockedSends: 100}, ""},
 		{"buffer full", Outcome{Achieved: 1000, Sent: 10000, BlockedSends: 101}, "producer buffer full (101 of 10000 sends waited)"},
@@ -102,5 +102,40 @@ func TestJudgeCommon(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+func TestJudgeSLO(t *testing.T) {
+	// 10,000 acknowledged: 9,800 at 2.5 ms, 185 at 40 ms, 15 at 80 ms (outcome's shape).
+	ok := outcome(1000, 10*time.Second, 2500*time.Microsecond, 40*time.Millisecond)
+	slo := SLO{99, 50 * time.Millisecond}
+	tests := []struct {
+		name     string
+		failed   int64
+		unsent   int64
+		wantLoss float64
+		wantWhy  string
+	}{
+		// 15 of 10,000 late: 0.15 %, within 1 %.
+		{"within", 0, 0, 15.0 / 10000, ""},
+		// 15 late + 80 failed of 10,080 due: 0.94 %, still within.
+		{"failed within", 80, 0, 95.0 / 10080, ""},
+		// 15 late + 50 failed + 50 unsent of 10,100 due: 1.14 %: p99 itself is 40 ms, but
+		// the records that never arrived count.
+		{"failed and unsent beyond", 50, 50, 115.0 / 10100,
+			"50 failed and 50 unsent of 10100 due; 1.14% of due records late, failed or unsent (at most 1%)"},
+	}
+	for _, tt := range tests {
+		o := ok
+		o.Failed, o.Unsent = tt.failed, tt.unsent
+		loss, why := judgeSLO(o, slo)
+		if loss < tt.wantLoss-1e-12 || loss > tt.wantLoss+1e-12 || strings.Join(why, "; ") != tt.wantWhy {
+			t.Errorf("%s: loss %v why %q, want %v %q", tt.name, loss, why, tt.wantLoss, tt.wantWhy)
+		}
+	}
+	// 200 of 10,000 beyond 50 ms (185 at 60 ms, 15 at 120 ms): 2 %, and p99 named.
+	late := outcome(1000, 10*time.Second, 2500*time.Microsecond, 60*time.Millisecond)
+	if loss, why := judgeSLO(late, slo); loss != 0.02 || why[0] != "p99 60.0 ms > 50.0 ms" {
+		t.Errorf("late: loss %v why %q, want 0.02 and the p99 named", loss, why)
 	}
 }

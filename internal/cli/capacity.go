@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,12 +17,16 @@ import (
 
 // capacityFlags are kbench capacity's own flags, beside kbench produce's.
 type capacityFlags struct {
-	consumers int
-	slo       string
-	precision string
-	trial     time.Duration
-	maxTrials int
-	jsonOut   bool
+	consumers   int
+	slo         string
+	precision   string
+	exceedRatio string
+	trial       time.Duration
+	durationSum time.Duration
+	confirm     time.Duration
+	maxDuration time.Duration
+	maxTrials   int
+	jsonOut     bool
 }
 
 // capacityConfig checks the flags and returns the search they describe.
@@ -38,16 +44,30 @@ func (f *capacityFlags) config(cmd *cobra.Command) (capacity.Config, error) {
 	if err != nil {
 		return capacity.Config{}, err
 	}
-	if f.trial < 4*time.Second {
+	exceed, err := capacity.ParseExceedRatio(f.exceedRatio)
+	if err != nil {
+		return capacity.Config{}, err
+	}
+	durationSum := f.durationSum
+	if durationSum == 0 {
+		durationSum = 2 * f.trial
+	}
+	switch {
+	case f.trial < 4*time.Second:
 		return capacity.Config{}, fmt.Errorf("--trial %v: must be at least 4s (short trials last a quarter of it)", f.trial)
-	}
-	if f.consumers < 0 {
+	case durationSum < f.trial:
+		return capacity.Config{}, fmt.Errorf("--duration-sum %v: must be at least one --trial (%v)", durationSum, f.trial)
+	case f.confirm < f.trial:
+		return capacity.Config{}, fmt.Errorf("--confirm %v: must be at least one --trial (%v)", f.confirm, f.trial)
+	case f.maxDuration <= 0:
+		return capacity.Config{}, fmt.Errorf("--max-duration %v: must be above zero", f.maxDuration)
+	case f.consumers < 0:
 		return capacity.Config{}, fmt.Errorf("--consumers %d: must be 0 (none) or more", f.consumers)
+	case f.maxTrials < 0:
+		return capacity.Config{}, fmt.Errorf("--max-trials %d: must be 0 (no limit) or more", f.maxTrials)
 	}
-	if f.maxTrials < 3 {
-		return capacity.Config{}, fmt.Errorf("--max-trials %d: must be at least 3", f.maxTrials)
-	}
-	return capacity.Config{SLOs: slos, Precision: precision, Trial: f.trial, MaxTrials: f.maxTrials}, nil
+	return capacity.Config{SLOs: slos, Precision: precision, Trial: f.trial, DurationSum: durationSum,
+		ExceedRatio: exceed, Confirm: f.confirm, MaxDuration: f.maxDuration, MaxTrials: f.maxTrials}, nil
 }
 
 // defaultWarmup is each trial's warm-up when --warmup is not given: the clients' connections
@@ -63,18 +83,21 @@ func newCapacityCommand() *cobra.Command {
 		Use:   "capacity",
 		Short: "Find the highest rate the cluster sustains while latency meets an SLO",
 		Long: `Find the maximum sustainable rate: the highest offered rate at which due-time latency meets
-every --slo, the producers achieve at least 99% of the rate, no record fails, the producer's
-buffer does not fill and (with --consumers) the consumers keep up.
+every --slo, the producers achieve at least 99% of the rate and (with --consumers) the
+consumers keep up.
 
-The search runs trials, each at one fixed offered rate for --trial after a warm-up (--warmup,
-default 2s); the rate changes only between trials. One unthrottled trial bounds the rate,
-then bisection in log-rate narrows [highest passing, lowest failing] until it is within
---precision. Trials last a quarter of --trial while the bracket is wide; the final bracket's
-upper end is measured at full length and its lower end must pass two full-length trials,
-every one. A rate counts as failing when most of its trial time failed, so one noisy short
-trial is outweighed by a re-test, or when it failed one of the two full-length trials a lower
-end needs. Several SLOs are searched on the same trials. A typical search takes 9 to 14
-trials.
+The search follows RFC 9971 (MLRsearch). A trial runs at one fixed offered rate for its length
+after a warm-up (--warmup, default 2s); its loss ratio for "p99 <= 50 ms" is the share of due
+records late, failed or unsent, and the goal allows 1%. A rate is classified from the sum of its
+trials: a lower bound, an upper bound, or undecided and tried again. One unthrottled trial
+bounds the rate; short trials (a quarter of --trial) bisect until the bracket is within twice
+--precision; full-length trials (--trial) then classify its ends and bisect to --precision; a
+--confirm trial at the lower end must pass (one that fails calls for a second, two make it an
+upper bound). Before every trial the cluster is brought back to rest, checked by a light probe
+whose latency must return near the idle cluster's. Each SLO is a goal, printed as its code
+(20f40d1l50e: 20 s final trials, 40 s duration sum, 1% loss, 50% exceed), searched on the same
+trials. The search spends at most --max-duration and always prints its best bracket; one that
+did not converge or was not confirmed says why and exits with code 7 (docs/capacity.md).
 
 It takes the flags of kbench produce (not --num-records, --duration, --throughput or
 --warmup-records, which the search sets).
@@ -82,7 +105,7 @@ It takes the flags of kbench produce (not --num-records, --duration, --throughpu
 Examples:
   kbench capacity --topic t --record-size 1024 --slo p99=50ms
   kbench capacity --bootstrap-server kafka-1:9092 --topic t --record-size 1024 --producers 4 \
-      --slo p99=50ms,p999=200ms --precision 2% --trial 30s --consumers 2 -X acks=1 --json`,
+      --slo p99=50ms,p999=200ms --precision 2% --trial 30s --max-duration 20m --consumers 2 -X acks=1 --json`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			scfg, err := cf.config(cmd)
@@ -101,8 +124,12 @@ Examples:
 	f.IntVar(&cf.consumers, "consumers", 0, "consumers reading the topic in one group during the search; a trial fails when they fall behind")
 	f.StringVar(&cf.slo, "slo", "p99=50ms", "latency bounds on due-time latency, percentile=limit, comma-separated (p99=50ms,p999=200ms)")
 	f.StringVar(&cf.precision, "precision", "5%", "widest final bracket, as a share of its lower end")
-	f.DurationVar(&cf.trial, "trial", capacity.DefaultTrial, "length of a full trial after its warm-up")
-	f.IntVar(&cf.maxTrials, "max-trials", capacity.DefaultMaxTrials, "stop a search that has not converged after this many trials")
+	f.DurationVar(&cf.trial, "trial", capacity.DefaultTrial, "length of a full (final) trial after its warm-up")
+	f.DurationVar(&cf.durationSum, "duration-sum", 0, "full-length trial time a rate needs before its classification is sure (default 2 x --trial)")
+	f.StringVar(&cf.exceedRatio, "exceed-ratio", "50%", "share of a rate's trial time that may miss the SLO while the rate still counts as sustained")
+	f.DurationVar(&cf.confirm, "confirm", capacity.DefaultConfirm, "length of the confirmation trial at the answer's lower end")
+	f.DurationVar(&cf.maxDuration, "max-duration", capacity.DefaultMaxDuration, "the search's budget, settling and confirmation included: when it ends, the best bracket so far is printed")
+	f.IntVar(&cf.maxTrials, "max-trials", 0, "also stop after this many trials (0: no limit; --max-duration is the budget)")
 	f.BoolVar(&cf.jsonOut, "json", false, "print the search (brackets and every trial) as JSON on stdout (progress lines go to stderr)")
 	// produce's schedule flags stay defined, so that giving one is refused with a reason
 	// rather than "unknown flag", but the help does not offer them.
@@ -144,11 +171,13 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 		lines = errOut
 	}
 	scfg.Progress = func(t capacity.Trial) { fmt.Fprintln(lines, capacityTrialLine(t, scfg.SLOs)) }
+	scfg.Warmup = warmup
+	fmt.Fprintln(lines, capacityGoalLine(scfg))
 	ld, err := capacity.StartLoad(cmd.Context(), pcfg, cf.consumers, group, warmup)
 	if err != nil {
 		return err
 	}
-	res, err := capacity.Search(cmd.Context(), scfg, ld.Trial)
+	res, err := searchWithSettle(cmd.Context(), ld, scfg, lines)
 	if cerr := ld.Close(); err == nil {
 		err = cerr
 	}
@@ -167,26 +196,54 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	if err != nil {
 		return fmt.Errorf("capacity search: %w", err)
 	}
-	for _, b := range res.Brackets {
-		if !b.Converged {
-			return &exitError{code: 1, msg: fmt.Sprintf("capacity search for %s did not converge: %s", b.SLO, b.Note)}
-		}
+	if !res.Done() {
+		return &exitError{code: exitNotConverged, msg: "capacity search " + notDoneText(res)}
 	}
 	return nil
+}
+
+// searchWithSettle measures the idle cluster's probe latency, then runs the search with
+// a settle before every trial.
+func searchWithSettle(ctx context.Context, ld *capacity.Load, scfg capacity.Config, lines io.Writer) (*capacity.Result, error) {
+	settler, err := ld.Settler(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(lines, "idle probe latency (p50 of %d records/s for %v): %.1f ms; the cluster counts as at rest again within 1.5x + 1 ms of it\n",
+		capacity.ProbeRate, capacity.ProbeLength, float64(settler.Baseline)/float64(time.Millisecond))
+	scfg.Settle = settler.Settle
+	return capacity.Search(ctx, scfg, ld.Trial)
 }
 
 func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {
 	if jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(res)
+		_ = enc.Encode(res.Record())
 		return
 	}
 	for _, b := range res.Brackets {
 		fmt.Fprintln(w, capacityLine(b))
 		if b.Lower > 0 {
-			fmt.Fprintf(w, "  at %s records/s: p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms; %s %.1f-%.1f ms across its trials\n",
-				groupDigits(b.Lower), b.AtLowerP50Ms, b.AtLowerP99Ms, b.AtLowerP999Ms, b.SLO.Name(), b.SpreadMs[0], b.SpreadMs[1])
+			fmt.Fprintf(w, "  at %s records/s: p50 %s, p99 %s, p99.9 %s; %s %s-%s across its trials; conditional throughput %s records/s\n",
+				groupDigits(b.Lower), msText(b.AtLowerP50), msText(b.AtLowerP99), msText(b.AtLowerP999), b.SLO.Name(),
+				msText(b.Spread[0]), msText(b.Spread[1]), groupDigits(b.ConditionalThroughput))
 		}
 	}
+	fmt.Fprintf(w, "%d trials in %s of a %v budget\n", len(res.Trials), res.Spent.Round(time.Second), res.Budget)
+}
+
+// notDoneText says which brackets did not converge or were not confirmed, and why.
+func notDoneText(res *capacity.Result) string {
+	var parts []string
+	for _, b := range res.Brackets {
+		if !b.Converged || !b.Confirmed {
+			parts = append(parts, fmt.Sprintf("for %s: %s", b.SLO, b.Note))
+		}
+	}
+	s := "not converged " + strings.Join(parts, "; ")
+	if res.Stopped != "" {
+		s += " (" + res.Stopped + ")"
+	}
+	return s
 }

@@ -8,20 +8,25 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/results"
 )
 
 func TestCapacityLine(t *testing.T) {
 	slo := capacity.SLO{Percentile: 99, Limit: 50 * time.Millisecond}
+	goal := capacity.Goal{FinalTrial: 20 * time.Second, DurationSum: 40 * time.Second, LossRatio: slo.LossRatio(), ExceedRatio: 0.5}
 	tests := []struct {
 		b    capacity.Bracket
 		want string
 	}{
-		{capacity.Bracket{SLO: slo, Lower: 41200, Upper: 43100, LowerMiB: 40.23, UpperMiB: 42.09, Converged: true},
-			"max sustainable rate: 41,200-43,100 records/s (40.2-42.1 MiB/s) at p99 <= 50 ms"},
-		{capacity.Bracket{SLO: slo, Lower: 900, Upper: 1200, LowerMiB: 0.88, UpperMiB: 1.17, Note: "stopped after 20 trials with the bracket 33.3% wide"},
-			"max sustainable rate: 900-1,200 records/s (0.9-1.2 MiB/s) at p99 <= 50 ms (stopped after 20 trials with the bracket 33.3% wide)"},
-		{capacity.Bracket{SLO: slo, Upper: 1, Note: "no rate passed p99 <= 50 ms"},
-			"max sustainable rate: below 1 records/s at p99 <= 50 ms (no rate passed p99 <= 50 ms)"},
+		{capacity.Bracket{SLO: slo, Goal: goal, Lower: 41200, Upper: 43100, LowerMiB: 40.23, UpperMiB: 42.09, Converged: true, Confirmed: true},
+			"max sustainable rate: 41,200-43,100 records/s (40.2-42.1 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, confirmed"},
+		{capacity.Bracket{SLO: slo, Goal: goal, Lower: 41200, Upper: 43100, LowerMiB: 40.23, UpperMiB: 42.09, Converged: true, Note: "lower end not confirmed",
+			Irregular: []float64{44000}},
+			"max sustainable rate: 41,200-43,100 records/s (40.2-42.1 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, not confirmed (lower end not confirmed); irregular: passed above the upper end at 44,000 records/s"},
+		{capacity.Bracket{SLO: slo, Goal: goal, Lower: 900, Upper: 1200, LowerMiB: 0.88, UpperMiB: 1.17, Note: "bracket 33.3% wide, 5.0% asked"},
+			"max sustainable rate: 900-1,200 records/s (0.9-1.2 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: not converged (bracket 33.3% wide, 5.0% asked)"},
+		{capacity.Bracket{SLO: slo, Goal: goal, Upper: 1, Note: "no rate passed p99 <= 50 ms"},
+			"max sustainable rate: below 1 records/s at p99 <= 50 ms: not converged (no rate passed p99 <= 50 ms)"},
 	}
 	for _, tt := range tests {
 		if got := capacityLine(tt.b); got != tt.want {
@@ -56,7 +61,11 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--consumers", "-1"}, "--consumers -1"},
 		{[]string{"--throughput", "1000"}, "--throughput: the search sets each trial's rate and length"},
 		{[]string{"--num-records", "10"}, "--num-records: the search sets"},
-		{[]string{"--max-trials", "1"}, "--max-trials 1: must be at least 3"},
+		{[]string{"--max-trials", "-1"}, "--max-trials -1: must be 0 (no limit) or more"},
+		{[]string{"--max-duration", "-1m"}, "--max-duration -1m0s: must be above zero"},
+		{[]string{"--confirm", "5s"}, "--confirm 5s: must be at least one --trial (20s)"},
+		{[]string{"--duration-sum", "10s"}, "--duration-sum 10s: must be at least one --trial (20s)"},
+		{[]string{"--exceed-ratio", "100%"}, `--exceed-ratio "100%" is not a fraction from 0 to below 1`},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
@@ -68,33 +77,42 @@ func TestCapacityBadInput(t *testing.T) {
 	}
 }
 
-// TestCapacityIntegration searches the shared test cluster's capacity with short trials: it
-// must end with a bracket (the figures depend on the machine, so only its shape is
-// checked) and account for every trial in the JSON.
+// TestCapacityIntegration searches the shared test cluster's capacity with short trials and
+// a short budget: it must end with a bracket (the figures depend on the machine, so only its
+// shape is checked), exit 0 only when it converged and was confirmed and 7 otherwise, and
+// account for every trial in the JSON and the progress lines.
 func TestCapacityIntegration(t *testing.T) {
 	if testCluster == nil {
 		t.Skip("needs the embedded test cluster (not under -short)")
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"capacity", "--bootstrap-server", testCluster.Bootstrap(), "--topic", "capacity-it",
-		"--record-size", "512", "--trial", "4s", "--warmup", "1s", "--precision", "20%", "--max-trials", "10",
-		"--consumers", "1", "--json"}, &out, &errb)
-	var res capacity.Result
+		"--record-size", "512", "--trial", "4s", "--confirm", "4s", "--warmup", "1s", "--precision", "20%",
+		"--max-duration", "90s", "--consumers", "1", "--json"}, &out, &errb)
+	var res results.Capacity
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
 	}
-	if len(res.Brackets) != 1 || len(res.Trials) < 3 || len(res.Trials) > 10 {
-		t.Fatalf("%d brackets, %d trials, want 1 and 3..10; stderr: %s", len(res.Brackets), len(res.Trials), errb.String())
+	if len(res.Brackets) != 1 || len(res.Trials) < 3 || res.SpentS > 90 {
+		t.Fatalf("%d brackets, %d trials in %.0fs, want 1 and at least 3 within 90s; stderr: %s", len(res.Brackets), len(res.Trials), res.SpentS, errb.String())
 	}
-	if res.Trials[0].Offered != 0 || res.Trials[0].Achieved <= 0 {
+	if res.Trials[0].Offered != 0 || res.Trials[0].Achieved <= 0 || res.Trials[0].Phase != "bound" {
 		t.Errorf("first trial %+v, want the unthrottled one, with records", res.Trials[0])
 	}
 	b := res.Brackets[0]
 	if b.Lower <= 0 && b.Upper <= 0 {
 		t.Errorf("bracket %+v: neither end found", b)
 	}
-	if code == 0 && (!b.Converged || b.Upper/b.Lower > 1.2) {
-		t.Errorf("exit 0 with bracket %+v, want converged within 20%%", b)
+	if b.Goal != "4f8d1l50e" {
+		t.Errorf("goal %q, want 4f8d1l50e", b.Goal)
+	}
+	switch {
+	case code == 0 && (!b.Converged || !b.Confirmed || b.Upper/b.Lower > 1.2):
+		t.Errorf("exit 0 with bracket %+v, want converged and confirmed within 20%%", b)
+	case code != 0 && code != exitNotConverged:
+		t.Errorf("exit %d, want 0 or %d; stderr: %s", code, exitNotConverged, errb.String())
+	case code == exitNotConverged && (b.Converged && b.Confirmed):
+		t.Errorf("exit %d with a converged, confirmed bracket %+v", code, b)
 	}
 	got := 0
 	for _, l := range strings.Split(errb.String(), "\n") {
@@ -102,7 +120,7 @@ func TestCapacityIntegration(t *testing.T) {
 			got++
 		}
 	}
-	if got != len(res.Trials) {
-		t.Errorf("%d progress lines on stderr, want one per trial (%d): %s", got, len(res.Trials), errb.String())
+	if got != len(res.Trials) || !strings.Contains(errb.String(), "goals: p99 <= 50 ms as 4f8d1l50e") {
+		t.Errorf("%d progress lines on stderr, want the goal and one per trial (%d): %s", got, len(res.Trials), errb.String())
 	}
 }

@@ -3,14 +3,28 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kbench/kbench/internal/capacity"
 	"github.com/kbench/kbench/internal/numfmt"
 )
 
+// capacityGoalLine states the search's goals before its first trial:
+//
+//	goals: p99 <= 50 ms as 20f40d1l50e; short trials 5s, confirmation 1m0s, budget 10m0s
+func capacityGoalLine(c capacity.Config) string {
+	var goals []string
+	for _, g := range c.Goals() {
+		goals = append(goals, g.SLO.String()+" as "+g.Goal.Code())
+	}
+	c = c.Filled()
+	return fmt.Sprintf("goals: %s; short trials %v, confirmation %v, budget %v",
+		strings.Join(goals, ", "), c.Short, c.Confirm, c.MaxDuration)
+}
+
 // capacityTrialLine is the progress line of one trial:
 //
-//	trial 4: 35,355 records/s offered, 35,350 achieved (34.5 MiB/s), p50 2.5 ms, p99 17.1 ms, p99.9 34.2 ms: pass
+//	trial 9 (final, 20s): 43,092 records/s offered, 43,090 achieved (42.1 MiB/s), p50 3.0 ms, p99 43.4 ms, p99.9 86.8 ms: pass p99 <= 50 ms (0.15% late) [settled in 1s]
 func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	offered := "unthrottled"
 	if t.Offered > 0 {
@@ -21,7 +35,7 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 		switch {
 		case t.Offered == 0:
 		case t.Pass[i]:
-			verdict = append(verdict, "pass "+slo.String())
+			verdict = append(verdict, fmt.Sprintf("pass %s (%s late)", slo, lossText(t.LossRatio[i])))
 		default:
 			verdict = append(verdict, "fail "+slo.String()+" ("+strings.Join(t.Reasons[i], "; ")+")")
 		}
@@ -29,29 +43,64 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	if t.Offered == 0 {
 		verdict = []string{"bounds the search"}
 	}
-	return fmt.Sprintf("trial %d (%v): %s, %s achieved (%.1f MiB/s), p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms: %s",
-		t.N, t.Duration, offered, groupDigits(t.Achieved), t.MiBPerSec, t.P50Ms, t.P99Ms, t.P999Ms, strings.Join(verdict, ", "))
+	line := fmt.Sprintf("trial %d (%s, %v): %s, %s achieved (%.1f MiB/s), p50 %s, p99 %s, p99.9 %s: %s",
+		t.N, t.Phase, t.Duration, offered, groupDigits(t.Achieved), t.MiBPerSec, msText(t.P50), msText(t.P99), msText(t.P999),
+		strings.Join(verdict, ", "))
+	if st := t.Settle; st.Probes > 0 {
+		if st.Settled {
+			line += fmt.Sprintf(" [settled in %v]", st.Waited.Round(time.Second))
+		} else {
+			line += fmt.Sprintf(" [not at rest after %v: probe p50 %s against idle %s]", st.Waited.Round(time.Second), msText(st.ProbeP50), msText(st.Baseline))
+		}
+	}
+	return line
 }
 
 // capacityLine is the answer for one SLO:
 //
-//	max sustainable rate: 41,200-43,100 records/s (40.2-42.1 MiB/s) at p99 <= 50 ms
+//	max sustainable rate: 43,092-45,000 records/s (42.1-43.9 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, confirmed
 func capacityLine(b capacity.Bracket) string {
 	switch {
 	case b.Lower == 0 && b.Upper == 0:
 		return fmt.Sprintf("max sustainable rate: unknown at %s (%s)", b.SLO, b.Note)
 	case b.Lower == 0:
-		return fmt.Sprintf("max sustainable rate: below %s records/s at %s (%s)", groupDigits(b.Upper), b.SLO, b.Note)
-	case b.Upper == 0:
-		return fmt.Sprintf("max sustainable rate: at least %s records/s (%.1f MiB/s) at %s (%s)", groupDigits(b.Lower), b.LowerMiB, b.SLO, b.Note)
+		return fmt.Sprintf("max sustainable rate: below %s records/s at %s: not converged (%s)", groupDigits(b.Upper), b.SLO, b.Note)
 	}
-	s := fmt.Sprintf("max sustainable rate: %s-%s records/s (%.1f-%.1f MiB/s) at %s",
-		groupDigits(b.Lower), groupDigits(b.Upper), b.LowerMiB, b.UpperMiB, b.SLO)
-	if !b.Converged {
-		s += " (" + b.Note + ")"
+	s := fmt.Sprintf("max sustainable rate: %s-%s records/s (%.1f-%.1f MiB/s) at %s, goal %s",
+		groupDigits(b.Lower), groupDigits(b.Upper), b.LowerMiB, b.UpperMiB, b.SLO, b.Goal.Code())
+	switch {
+	case b.Converged && b.Confirmed:
+		s += ": converged, confirmed"
+	case b.Converged:
+		s += ": converged, not confirmed (" + b.Note + ")"
+	default:
+		s += ": not converged (" + b.Note + ")"
+	}
+	if c := b.Consistent; c[0] > 0 && c[1] > 0 && (c[0] != b.Lower || c[1] != b.Upper) {
+		s += fmt.Sprintf("; mixed results near it: the trials are consistent with %s-%s records/s", groupDigits(c[0]), groupDigits(c[1]))
+	}
+	if len(b.Irregular) > 0 {
+		s += "; irregular: passed above the upper end at " + rateList(b.Irregular)
 	}
 	return s
 }
+
+// rateList is rates as "46,500 and 47,100 records/s".
+func rateList(rs []float64) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = groupDigits(r)
+	}
+	return strings.Join(parts, ", ") + " records/s"
+}
+
+// msText is d in milliseconds with one decimal: "43.4 ms".
+func msText(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+}
+
+// lossText is a loss ratio as a percentage: "0.15%".
+func lossText(r float64) string { return fmt.Sprintf("%.2g%%", 100*r) }
 
 // groupDigits writes a rate as a whole number with thousands separators: 41,200.
 func groupDigits(v float64) string { return numfmt.Whole(v) }

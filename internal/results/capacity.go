@@ -5,11 +5,23 @@ package results
 // --json prints, with the search's settings beside it.
 type Capacity struct {
 	// Precision is the widest final bracket asked for, as a share of its lower end; TrialS
-	// a full-length trial and WarmupS each trial's warm-up, in seconds; MaxTrials the limit.
+	// a full-length (final) trial, ShortS a short one, WarmupS each trial's warm-up, in
+	// seconds; MaxTrials the limit (0: none).
 	Precision float64 `json:"precision"`
 	TrialS    float64 `json:"trial_s"`
+	ShortS    float64 `json:"short_s,omitempty"`
 	WarmupS   float64 `json:"warmup_s"`
 	MaxTrials int     `json:"max_trials"`
+	// DurationSumS and ExceedRatio complete each SLO's search goal (RFC 9971); ConfirmS is
+	// the confirmation trial, MaxDurationS the budget, SpentS what the search took by its
+	// trials' and settles' own accounts.
+	DurationSumS float64 `json:"duration_sum_s,omitempty"`
+	ExceedRatio  float64 `json:"exceed_ratio"`
+	ConfirmS     float64 `json:"confirm_s,omitempty"`
+	MaxDurationS float64 `json:"max_duration_s,omitempty"`
+	SpentS       float64 `json:"spent_s,omitempty"`
+	// Stopped says why the search ended before every bracket converged and was confirmed.
+	Stopped string `json:"stopped,omitempty"`
 	// Brackets has one entry per SLO, in increasing order of percentile.
 	Brackets []CapacityBracket `json:"brackets"`
 	Trials   []CapacityTrial   `json:"trials"`
@@ -34,11 +46,25 @@ type CapacityBracket struct {
 	Upper    float64 `json:"upper"`
 	LowerMiB float64 `json:"lower_mib_per_sec"`
 	UpperMiB float64 `json:"upper_mib_per_sec"`
-	// Converged is true when Upper/Lower - 1 is within the precision, the lower end passed
-	// two full-length trials and the upper end was measured at full length; Note says why
-	// not otherwise.
+	// Goal is the SLO as an RFC 9971 search goal, in its code: 20f40d1l50e.
+	Goal string `json:"goal,omitempty"`
+	// ConditionalThroughput is RFC 9971's: Lower times one minus the loss ratio at the
+	// goal's exceed quantile of its full-length trials.
+	ConditionalThroughput float64 `json:"conditional_throughput,omitempty"`
+	// Converged is true when both ends are classified by full-length trials and
+	// Upper/Lower - 1 is within the precision; Confirmed when the lower end then passed its
+	// confirmation; Note says why not otherwise.
 	Converged bool   `json:"converged"`
+	Confirmed bool   `json:"confirmed"`
 	Note      string `json:"note,omitempty"`
+	// Undecided are rates inside the bracket still undecided at the end; Irregular rates
+	// classified lower bounds above Upper (flukes, not the answer).
+	Undecided []float64 `json:"undecided,omitempty"`
+	Irregular []float64 `json:"irregular,omitempty"`
+	// Consistent is the range the full-length trials are consistent with: from the highest
+	// rate that passed every full-length and confirmation trial to the lowest that failed
+	// every one (0: none); wider than [Lower, Upper] where rates between gave mixed results.
+	Consistent [2]float64 `json:"consistent"`
 	// AtLower* are the due-time percentiles of the trials at Lower merged, in ms; SpreadMs
 	// the lowest and highest of the SLO's percentile across those trials.
 	AtLowerP50Ms  float64    `json:"at_lower_p50_ms"`
@@ -50,6 +76,9 @@ type CapacityBracket struct {
 // CapacityTrial is one trial: an open-loop run at one offered rate after its warm-up.
 type CapacityTrial struct {
 	N int `json:"n"`
+	// Phase is what the trial was for: bound (unthrottled), coarse (short, while the
+	// bracket is wide), final (full-length) or confirm.
+	Phase string `json:"phase,omitempty"`
 	// Offered is the rate in records/s, 0 for the unthrottled trial that bounds the search.
 	Offered   float64 `json:"offered"`
 	DurationS float64 `json:"duration_s"`
@@ -62,9 +91,18 @@ type CapacityTrial struct {
 	SendP50Ms  float64 `json:"send_p50_ms"`
 	SendP99Ms  float64 `json:"send_p99_ms"`
 	SendP999Ms float64 `json:"send_p999_ms"`
-	// Pass says, per bracket in order, whether the trial met that SLO; Reasons why not.
-	Pass    []bool     `json:"pass"`
-	Reasons [][]string `json:"reasons"`
+	// LossRatio is, per bracket in order, the share of due records late, failed or unsent;
+	// Pass whether the trial met that SLO; Reasons why not.
+	LossRatio []float64  `json:"loss_ratio,omitempty"`
+	Pass      []bool     `json:"pass"`
+	Reasons   [][]string `json:"reasons"`
+	// SettleS is how long the cluster took to come back to rest before the trial (probes
+	// included), Settled false when the wait ended at its bound; ProbeP50Ms and
+	// BaselineP50Ms the last probe's median latency and the idle cluster's.
+	SettleS       float64 `json:"settle_s,omitempty"`
+	Settled       bool    `json:"settled,omitempty"`
+	ProbeP50Ms    float64 `json:"probe_p50_ms,omitempty"`
+	BaselineP50Ms float64 `json:"baseline_p50_ms,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

@@ -21,14 +21,18 @@ import (
 func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scenario) *results.Capacity {
 	c := sc.Capacity
 	warmup := r.plan.Warmup
-	out := &results.Capacity{Precision: c.Precision, TrialS: c.Trial.Seconds(), WarmupS: warmup.Seconds(), MaxTrials: c.MaxTrials}
 	slos, err := capacity.ParseSLOs(c.SLOString())
 	if err != nil {
-		out.Error = err.Error() // unreachable: the study checked every SLO
-		return out
+		return &results.Capacity{Error: err.Error()} // unreachable: the study checked every SLO
 	}
 	cfg := capacity.Config{SLOs: slos, Precision: c.Precision, Trial: c.Trial, MaxTrials: c.MaxTrials,
-		Progress: func(t capacity.Trial) { r.progress.capacityTrial(t) }}
+		DurationSum: c.DurationSum, ExceedRatio: c.ExceedRatio, Confirm: c.Confirm, MaxDuration: c.MaxDuration,
+		Warmup: warmup, Progress: func(t capacity.Trial) { r.progress.capacityTrial(t) }}
+	failed := func(err error) *results.Capacity {
+		out := (&capacity.Result{Config: cfg.Filled()}).Record()
+		out.Error = fmt.Sprintf("capacity search: %v", err)
+		return out
+	}
 	pcfg := r.producerConfig(topic, sc, sc.Consumers.Count > 0)
 	pcfg.Records, pcfg.WarmupRecords, pcfg.Duration, pcfg.Warmup, pcfg.Rate = 0, 0, 0, 0, 0
 	consumers, capGroup := 0, ""
@@ -38,9 +42,17 @@ func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scen
 	}
 	ld, err := capacity.StartLoad(ctx, pcfg, consumers, capGroup, warmup)
 	if err != nil {
-		out.Error = fmt.Sprintf("capacity search: %v", err)
-		return out
+		return failed(err)
 	}
+	settler, err := ld.Settler(ctx)
+	if err != nil {
+		_ = ld.Close()
+		if ctx.Err() != nil {
+			return nil
+		}
+		return failed(err)
+	}
+	cfg.Settle = settler.Settle
 	res, err := capacity.Search(ctx, cfg, capTrials(ld.Trial, r.opts.MaxRate))
 	if cerr := ld.Close(); err == nil && ctx.Err() == nil {
 		err = cerr
@@ -48,32 +60,14 @@ func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scen
 	if ctx.Err() != nil {
 		return nil
 	}
+	if res == nil {
+		return failed(err)
+	}
+	out := res.Record()
 	if err != nil {
 		out.Error = fmt.Sprintf("capacity search: %v", err)
 	}
-	if res != nil {
-		fillCapacity(out, res)
-	}
 	return out
-}
-
-// fillCapacity copies a search's result into its run-directory form.
-func fillCapacity(out *results.Capacity, res *capacity.Result) {
-	for _, b := range res.Brackets {
-		out.Brackets = append(out.Brackets, results.CapacityBracket{
-			SLO:   results.CapacitySLO{Percentile: b.SLO.Percentile, LimitMs: float64(b.SLO.Limit) / float64(time.Millisecond)},
-			Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
-			Converged: b.Converged, Note: b.Note,
-			AtLowerP50Ms: b.AtLowerP50Ms, AtLowerP99Ms: b.AtLowerP99Ms, AtLowerP999Ms: b.AtLowerP999Ms, SpreadMs: b.SpreadMs,
-		})
-	}
-	for _, t := range res.Trials {
-		out.Trials = append(out.Trials, results.CapacityTrial{
-			N: t.N, Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved, MiBPerSec: t.MiBPerSec,
-			P50Ms: t.P50Ms, P99Ms: t.P99Ms, P999Ms: t.P999Ms, SendP50Ms: t.SendP50Ms, SendP99Ms: t.SendP99Ms, SendP999Ms: t.SendP999Ms,
-			Pass: t.Pass, Reasons: t.Reasons,
-		})
-	}
 }
 
 // capacityTrial prints one trial of a capacity search: its offered and achieved rate, its
@@ -96,8 +90,8 @@ func (p *progress) capacityTrial(t capacity.Trial) {
 			verdict += fmt.Sprintf(" fail (%s)", strings.Join(t.Reasons[i], "; "))
 		}
 	}
-	fmt.Fprintf(p.w, "  [%d/%d] %s r%d capacity trial %d: offered %s, achieved %.0f records/s, p99 %.1f ms:%s\n",
-		p.index+1, len(p.plan.Scenarios), p.id, p.repeat, t.N, offered, t.Achieved, t.P99Ms, verdict)
+	fmt.Fprintf(p.w, "  [%d/%d] %s r%d capacity trial %d (%s): offered %s, achieved %.0f records/s, p99 %.1f ms:%s\n",
+		p.index+1, len(p.plan.Scenarios), p.id, p.repeat, t.N, t.Phase, offered, t.Achieved, float64(t.P99)/float64(time.Millisecond), verdict)
 }
 
 // capTrials holds a search to --max-rate: the unthrottled trial that bounds it runs at

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/capacity"
-	"github.com/kbench/kbench/internal/results"
 )
 
 // TestCapTrials holds a search to --max-rate 1000: the unthrottled trial runs at 1000, a
@@ -38,23 +37,5 @@ func TestCapTrials(t *testing.T) {
 	}
 	if want := []float64{1000, 800, 0}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("trials ran at %v, want %v", got, want)
-	}
-}
-
-// TestFillCapacity copies a search into its run-directory form: a 50 ms limit is 50 ms, a
-// 2 s trial 2 s.
-func TestFillCapacity(t *testing.T) {
-	res := &capacity.Result{
-		Brackets: []capacity.Bracket{{SLO: capacity.SLO{Percentile: 99.9, Limit: 50 * time.Millisecond}, Lower: 100, Upper: 104, Converged: true}},
-		Trials:   []capacity.Trial{{N: 1, Offered: 100, Duration: 2 * time.Second, Achieved: 99.5, SendP99Ms: 3, Pass: []bool{true}, Reasons: [][]string{nil}}},
-	}
-	var out results.Capacity
-	fillCapacity(&out, res)
-	b, tr := out.Brackets[0], out.Trials[0]
-	if b.SLO.Percentile != 99.9 || b.SLO.LimitMs != 50 || b.Lower != 100 || b.Upper != 104 || !b.Converged {
-		t.Errorf("bracket = %+v", b)
-	}
-	if tr.DurationS != 2 || tr.Offered != 100 || tr.Achieved != 99.5 || tr.SendP99Ms != 3 || !tr.Pass[0] {
-		t.Errorf("trial = %+v", tr)
 	}
 }

@@ -12,9 +12,11 @@ import (
 
 // Defaults of a scenario's capacity search, the same as kbench capacity's.
 const (
-	DefaultCapacityPrecision = 0.05
-	DefaultCapacityTrial     = 20 * time.Second
-	DefaultCapacityMaxTrials = 20
+	DefaultCapacityPrecision   = 0.05
+	DefaultCapacityTrial       = 20 * time.Second
+	DefaultCapacityExceedRatio = 0.5
+	DefaultCapacityConfirm     = 60 * time.Second
+	DefaultCapacityMaxDuration = 10 * time.Minute
 	// MinCapacityTrial is the shortest trial: its short trials last a quarter of it, and
 	// below a second they hold too few acknowledgements for a p99.
 	MinCapacityTrial = 4 * time.Second
@@ -71,11 +73,41 @@ func (c Capacity) SLOString() string {
 	return strings.Join(parts, ",")
 }
 
-// SearchDuration bounds a capacity search's time per repeat: every trial at full length,
-// each after its warm-up.
+// SearchDuration is a capacity search's typical time per repeat, at most its budget: the
+// unthrottled trial and five coarse ones (a quarter of a trial, at least 2 s), four
+// full-length ones and the confirmation, each after its warm-up and a 1 s settle probe.
+// Noise adds re-tests; the budget bounds them.
 func (c Capacity) SearchDuration(warmup time.Duration) time.Duration {
 	if !c.Enabled() {
 		return 0
 	}
-	return time.Duration(c.MaxTrials) * (warmup + c.Trial)
+	short := min(c.Trial, max(c.Trial/4, 2*time.Second))
+	typical := 6*short + 4*c.Trial + c.Confirm + 11*(warmup+time.Second)
+	return min(typical, c.MaxDuration)
+}
+
+// parseExceedRatio reads "50%" or "0.5", or 0.
+func parseExceedRatio(s string) (float64, error) {
+	if v, ok := stats.ParseFraction(s); ok {
+		return v, nil
+	}
+	if t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")); t == "0" {
+		return 0, nil
+	}
+	return 0, fmt.Errorf("%q is not an exceed ratio from 0 to below 1, such as 50%% or 0.5", s)
+}
+
+// validate checks the search's durations against each other.
+func (c Capacity) validate() error {
+	switch {
+	case !c.Enabled():
+		return nil
+	case c.DurationSum > 0 && c.DurationSum < c.Trial:
+		return fmt.Errorf("capacity.duration_sum %v is shorter than capacity.trial %v", c.DurationSum, c.Trial)
+	case c.Confirm < c.Trial:
+		return fmt.Errorf("capacity.confirm %v is shorter than capacity.trial %v", c.Confirm, c.Trial)
+	case c.MaxDuration <= 0:
+		return fmt.Errorf("capacity.max_duration %v must be above zero", c.MaxDuration)
+	}
+	return nil
 }

@@ -36,10 +36,11 @@ scenarios:
 	if got := plan.Scenarios[1].Capacity.Trial; got != 4*time.Second {
 		t.Errorf("listed scenario's trial = %v, want 4s", got)
 	}
-	// Scenario 0, one repeat: 3s topic + 2s warm-up + 5s window + 10 x (2s + 8s) search
-	// + 2s cool-down = 112s.
-	if got := plan.ScenarioDuration(plan.Scenarios[0]); got != 112*time.Second {
-		t.Errorf("ScenarioDuration = %v, want 112s", got)
+	// Scenario 0, one repeat: 3s topic + 2s warm-up + 5s window + the typical search (6
+	// short trials of 2s, 4 of 8s, the 60s confirmation, 11 x (2s warm-up + 1s settle) =
+	// 137s) + 2s cool-down = 149s.
+	if got := plan.ScenarioDuration(plan.Scenarios[0]); got != 149*time.Second {
+		t.Errorf("ScenarioDuration = %v, want 149s", got)
 	}
 }
 

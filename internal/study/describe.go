@@ -162,8 +162,8 @@ func (s Scenario) describeLoad() string {
 		parts = append(parts, d)
 	}
 	if c := s.Capacity; c.Enabled() {
-		parts = append(parts, fmt.Sprintf("then a capacity search at %s (precision %g%%, %s trials, at most %d)",
-			c.SLOString(), c.Precision*100, c.Trial, c.MaxTrials))
+		parts = append(parts, fmt.Sprintf("then a capacity search at %s (precision %g%%, %s trials, exceed ratio %g%%, %s confirmation, budget %s)",
+			c.SLOString(), c.Precision*100, c.Trial, c.ExceedRatio*100, c.Confirm, c.MaxDuration))
 	}
 	if v := s.Verify; v.Enabled() {
 		faults := "no faults"

@@ -37,6 +37,10 @@ var scalarFields = []string{
 	"capacity.precision",
 	"capacity.trial",
 	"capacity.max_trials",
+	"capacity.max_duration",
+	"capacity.exceed_ratio",
+	"capacity.duration_sum",
+	"capacity.confirm",
 	"verify.faults",
 	"verify.duration",
 	"verify.rate",
@@ -71,8 +75,9 @@ func defaultScenario(brokers int) Scenario {
 		Topic:     Topic{Partitions: 3, Replicas: replicas, Configs: map[string]string{}},
 		Producers: Producers{Count: 1, Properties: map[string]string{}, RecordSize: 1024, Keys: "none", Duration: DefaultDuration},
 		Consumers: Consumers{Properties: map[string]string{}, Duration: DefaultDuration},
-		Capacity:  Capacity{SLO: map[string]time.Duration{}, Precision: DefaultCapacityPrecision, Trial: DefaultCapacityTrial, MaxTrials: DefaultCapacityMaxTrials},
-		Verify:    Verify{Rate: DefaultVerifyRate},
+		Capacity: Capacity{SLO: map[string]time.Duration{}, Precision: DefaultCapacityPrecision, Trial: DefaultCapacityTrial,
+			ExceedRatio: DefaultCapacityExceedRatio, Confirm: DefaultCapacityConfirm, MaxDuration: DefaultCapacityMaxDuration},
+		Verify: Verify{Rate: DefaultVerifyRate},
 	}
 }
 
@@ -215,7 +220,15 @@ func (s *Scenario) setField(path, value string) error {
 			err = fmt.Errorf("trial %s is shorter than %s (trials while the bracket is wide last a quarter of it)", value, MinCapacityTrial)
 		}
 	case "capacity.max_trials":
-		s.Capacity.MaxTrials, err = parseCount(value, 3)
+		s.Capacity.MaxTrials, err = parseCount(value, 0)
+	case "capacity.max_duration":
+		s.Capacity.MaxDuration, err = parseDuration(value)
+	case "capacity.exceed_ratio":
+		s.Capacity.ExceedRatio, err = parseExceedRatio(value)
+	case "capacity.duration_sum":
+		s.Capacity.DurationSum, err = parseDuration(value)
+	case "capacity.confirm":
+		s.Capacity.Confirm, err = parseDuration(value)
 	case "verify.faults":
 		s.Verify.Faults = value
 	case "verify.duration":

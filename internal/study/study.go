@@ -162,8 +162,15 @@ type Capacity struct {
 	// Trial is a full-length trial after its warm-up (default 20s); trials while the
 	// bracket is wide last a quarter of it.
 	Trial time.Duration
-	// MaxTrials stops a search that has not converged (default 20).
+	// MaxTrials, when above zero, also stops the search after that many trials.
 	MaxTrials int
+	// ExceedRatio (default 0.5) and DurationSum (default 2 Trial) complete each SLO's search
+	// goal (RFC 9971); Confirm is the confirmation trial (default 60s), MaxDuration the
+	// search's budget (default 10m).
+	ExceedRatio float64
+	DurationSum time.Duration
+	Confirm     time.Duration
+	MaxDuration time.Duration
 }
 
 // Enabled says whether the scenario asks for a capacity search.

@@ -69,6 +69,9 @@ func (p *parsed) validate(pt point) error {
 	if s.Capacity.Enabled() && s.Producers.Count == 0 {
 		return fail("producers.count", "a capacity search offers rates to producers; this scenario has none")
 	}
+	if err := s.Capacity.validate(); err != nil {
+		return fail("capacity", "%v", err)
+	}
 	if s.Verify.Faults != "" && !s.Verify.Enabled() {
 		return fail("verify.faults", "a fault plan runs during a durability check: set verify.duration too")
 	}

@@ -1,0 +1,41 @@
+package capacity
+
+import (
+	"time"
+
+	"github.com/kbench/kbench/internal/results"
+)
+
+// Record is the search as the run directory and kbench capacity --json keep it: the
+// settings it ran with, each SLO's bracket and every trial.
+func (r *Result) Record() *results.Capacity {
+	c := r.Config
+	out := &results.Capacity{Precision: c.Precision, TrialS: c.Trial.Seconds(), ShortS: c.Short.Seconds(),
+		WarmupS: c.Warmup.Seconds(), MaxTrials: c.MaxTrials, DurationSumS: c.DurationSum.Seconds(),
+		ExceedRatio: c.ExceedRatio, ConfirmS: c.Confirm.Seconds(), MaxDurationS: c.MaxDuration.Seconds(),
+		SpentS: r.Spent.Seconds(), Stopped: r.Stopped}
+	for _, b := range r.Brackets {
+		out.Brackets = append(out.Brackets, results.CapacityBracket{
+			SLO:   results.CapacitySLO{Percentile: b.SLO.Percentile, LimitMs: msf(b.SLO.Limit)},
+			Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
+			Goal: b.Goal.Code(), ConditionalThroughput: b.ConditionalThroughput,
+			Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Undecided: b.Undecided, Irregular: b.Irregular, Consistent: b.Consistent,
+			AtLowerP50Ms: msf(b.AtLowerP50), AtLowerP99Ms: msf(b.AtLowerP99), AtLowerP999Ms: msf(b.AtLowerP999),
+			SpreadMs: [2]float64{msf(b.Spread[0]), msf(b.Spread[1])},
+		})
+	}
+	for _, t := range r.Trials {
+		out.Trials = append(out.Trials, results.CapacityTrial{
+			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
+			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
+			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),
+			LossRatio: t.LossRatio, Pass: t.Pass, Reasons: t.Reasons,
+			SettleS: t.Settle.Waited.Seconds(), Settled: t.Settle.Settled,
+			ProbeP50Ms: msf(t.Settle.ProbeP50), BaselineP50Ms: msf(t.Settle.Baseline),
+		})
+	}
+	return out
+}
+
+// msf is d in milliseconds.
+func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

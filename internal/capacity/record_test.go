@@ -1,0 +1,35 @@
+package capacity
+
+import (
+	"testing"
+	"time"
+)
+
+// TestRecord copies a search into its run-directory form: a 50 ms limit is 50 ms, a 2 s
+// trial 2 s, 3 ms of send-time p99 3 ms, a 1.5 s settle 1.5 s; the goal is written as its
+// code and the settings as given.
+func TestRecord(t *testing.T) {
+	cfg := Config{SLOs: []SLO{{99.9, 50 * time.Millisecond}}, Trial: 20 * time.Second, ExceedRatio: 0.5}.withDefaults()
+	res := &Result{
+		Config:   cfg,
+		Brackets: []Bracket{{SLO: cfg.SLOs[0], Goal: cfg.goal(cfg.SLOs[0]), Lower: 100, Upper: 104, Converged: true, Confirmed: true, ConditionalThroughput: 99.9}},
+		Trials: []Trial{{N: 1, Phase: PhaseFinal, Offered: 100, Duration: 2 * time.Second, Achieved: 99.5, SendP99: 3 * time.Millisecond,
+			LossRatio: []float64{0.001}, Pass: []bool{true}, Reasons: [][]string{nil},
+			Settle: Settle{Waited: 1500 * time.Millisecond, Probes: 2, Settled: true, ProbeP50: 2 * time.Millisecond, Baseline: 1800 * time.Microsecond}}},
+		Spent: 90 * time.Second,
+	}
+	out := res.Record()
+	b, tr := out.Brackets[0], out.Trials[0]
+	if b.SLO.Percentile != 99.9 || b.SLO.LimitMs != 50 || b.Lower != 100 || b.Upper != 104 || !b.Converged || !b.Confirmed ||
+		b.Goal != "20f40d0.1l50e" || b.ConditionalThroughput != 99.9 {
+		t.Errorf("bracket = %+v", b)
+	}
+	if tr.DurationS != 2 || tr.Phase != "final" || tr.Offered != 100 || tr.Achieved != 99.5 || tr.SendP99Ms != 3 || !tr.Pass[0] ||
+		tr.LossRatio[0] != 0.001 || tr.SettleS != 1.5 || !tr.Settled || tr.ProbeP50Ms != 2 || tr.BaselineP50Ms != 1.8 {
+		t.Errorf("trial = %+v", tr)
+	}
+	if out.TrialS != 20 || out.ShortS != 5 || out.DurationSumS != 40 || out.ExceedRatio != 0.5 || out.ConfirmS != 60 ||
+		out.MaxDurationS != 600 || out.SpentS != 90 || out.Precision != 0.05 {
+		t.Errorf("settings = %+v", out)
+	}
+}

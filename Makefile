@@ -5,7 +5,7 @@ BIN       := bin/kbench
 VERSION   ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/kbench/kbench/internal/cli.Version=$(VERSION)
 
-.PHONY: build test test-short demo bench lint fmt clean
+.PHONY: build test test-short demo bench bench-capacity lint fmt clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kbench
@@ -49,3 +49,10 @@ fmt:
 
 clean:
 	rm -rf bin
+
+# bench-capacity: kbench capacity's answers checked as a user would, on two embedded cluster
+# shapes: three default searches each, an independent 60 s produce at 0.9x each lower end
+# (must meet the SLO) and at 1.3x each upper end (must miss it), and a search forced out of
+# budget (exit 7). About 40 minutes per shape; prints every figure.
+bench-capacity: build
+	$(GO) run ./bench/capacitycheck -kbench $(BIN)

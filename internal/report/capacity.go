@@ -27,7 +27,11 @@ type CapacityRow struct {
 	AtLowerP99Ms  float64 `json:"at_lower_p99_ms"`
 	AtLowerP999Ms float64 `json:"at_lower_p999_ms"`
 	Trials        int     `json:"trials"`
-	Converged     bool    `json:"converged"`
+	// Goal is the SLO as an RFC 9971 search goal (20f40d1l50e); Converged and Confirmed
+	// say whether the bracket reached the precision and its lower end passed confirmation.
+	Goal      string `json:"goal,omitempty"`
+	Converged bool   `json:"converged"`
+	Confirmed bool   `json:"confirmed"`
 	// Note says why the search did not converge, or why it stopped.
 	Note string `json:"note,omitempty"`
 	// Text is the conclusion: "max sustainable rate 41,200-43,100 records/s ... at p99 <= 50 ms".
@@ -49,7 +53,7 @@ func capacityRows(rd *results.RunDir) []CapacityRow {
 				row := CapacityRow{ID: sc.ID, Repeat: rep.Repeat, SLO: sloText(b.SLO), Percentile: b.SLO.Percentile,
 					LimitMs: b.SLO.LimitMs, Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
 					AtLowerP50Ms: b.AtLowerP50Ms, AtLowerP99Ms: b.AtLowerP99Ms, AtLowerP999Ms: b.AtLowerP999Ms,
-					Trials: len(c.Trials), Converged: b.Converged, Note: b.Note}
+					Trials: len(c.Trials), Goal: b.Goal, Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note}
 				if c.Error != "" {
 					row.Note = strings.TrimSpace(row.Note + "; " + c.Error)
 					row.Note = strings.TrimPrefix(row.Note, "; ")
@@ -86,26 +90,37 @@ func capacitySentence(r CapacityRow, multi bool) string {
 		s = fmt.Sprintf("%s: max sustainable rate %s-%s records/s (%s-%s MiB/s) at %s",
 			who, num(r.Lower), num(r.Upper), num(r.LowerMiB), num(r.UpperMiB), r.SLO)
 	}
-	if !r.Converged && r.Note != "" {
+	if r.Goal != "" {
+		s += ", goal " + r.Goal
+	}
+	switch {
+	case !r.Converged && r.Note != "":
 		s += " (not converged: " + r.Note + ")"
+	case r.Goal != "" && !r.Confirmed:
+		s += " (not confirmed: " + r.Note + ")"
+	case r.Goal != "":
+		s += " (converged, confirmed)"
 	}
 	return s
 }
 
 // capacityIntro explains the capacity table.
-const capacityIntro = "A capacity search ran after each repeat's measured window, on the same topic: trials at fixed offered rates, " +
-	"each after a warm-up, until the bracket [highest passing, lowest failing] rate was within the asked precision. " +
-	"A trial passes when due-time latency meets the SLO, at least 99% of the offered rate is both due and acknowledged within the trial's window, no record fails " +
-	"and neither the producer's buffer nor the consumers fall behind. Percentiles are due-time latency over the trials at the lower end."
+const capacityIntro = "A capacity search ran after each repeat's measured window, on the same topic, as RFC 9971 (MLRsearch) describes: " +
+	"trials at fixed offered rates, each after a warm-up and after the cluster was back at rest, until the bracket [relevant lower bound, relevant upper bound] " +
+	"was within the asked precision, its lower end then confirmed by a longer trial. A trial's loss ratio is the share of its due records late (beyond the SLO's limit), " +
+	"failed or unsent; the goal (its code: final trial seconds f, duration sum d, loss ratio % l, exceed ratio % e) says how much of a rate's trial time may exceed it. " +
+	"A trial also fails when less than 99% of the offered rate is both due and acknowledged within its window or the consumers fall behind. " +
+	"Percentiles are due-time latency over the trials at the lower end."
 
 // capacityTable lays out the capacity rows.
 func capacityTable(m *Model) textTable {
-	t := textTable{Head: []string{"Scenario", "repeat", "SLO", "records/s", "MiB/s", "p50 / p99 / p99.9 ms at lower", "trials", "converged"},
+	t := textTable{Head: []string{"Scenario", "repeat", "SLO", "records/s", "MiB/s", "p50 / p99 / p99.9 ms at lower", "trials", "converged, confirmed"},
 		Numeric: []bool{false, true, false, true, true, true, true, false}}
+	yes := map[bool]string{true: "yes", false: "no"}
 	for _, r := range m.Capacity {
-		conv := "yes"
-		if !r.Converged {
-			conv = "no"
+		conv := yes[r.Converged]
+		if r.Goal != "" {
+			conv += ", " + yes[r.Confirmed]
 		}
 		t.Rows = append(t.Rows, []string{r.ID, strconv.Itoa(r.Repeat), r.SLO, bracketText(r.Lower, r.Upper), bracketText(r.LowerMiB, r.UpperMiB),
 			fmt.Sprintf("%s / %s / %s", num(r.AtLowerP50Ms), num(r.AtLowerP99Ms), num(r.AtLowerP999Ms)), strconv.Itoa(r.Trials), conv})

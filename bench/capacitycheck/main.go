@@ -1,0 +1,220 @@
+// Command capacitycheck checks kbench capacity's answers as a user would, on the embedded
+// cluster: for each cluster shape (3 brokers as started by default, and 3 brokers held to
+// half a core each), three searches at p99 <= 50 ms with the default budget, then for each
+// an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet the
+// SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
+// search forced out of budget (--max-duration 60s: a bracket, "not converged", exit 7).
+// It prints every figure (trials, minutes, brackets, the 0.9x and 1.3x p99) and a verdict
+// per check.
+//
+// It is run by `make bench-capacity` (about 40 minutes per shape); it is a benchmark, not a
+// test: its figures depend on the host, and it exits non-zero only when a check fails.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kbench/kbench/internal/results"
+)
+
+type shape struct {
+	name string
+	args []string
+}
+
+var shapes = []shape{
+	{"3 brokers", []string{"--brokers", "3"}},
+	{"3 brokers, 0.5 core each", []string{"--brokers", "3", "--broker-cpus", "0.5"}},
+}
+
+func main() {
+	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
+	searches := flag.Int("searches", 3, "searches per shape")
+	only := flag.Int("shape", -1, "run only this shape (0 or 1); -1 runs both")
+	flag.Parse()
+	failed := 0
+	for i, sh := range shapes {
+		if *only >= 0 && i != *only {
+			continue
+		}
+		n, err := checkShape(*kbench, sh, *searches)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "capacitycheck: %s: %v\n", sh.name, err)
+			os.Exit(1)
+		}
+		failed += n
+	}
+	if failed > 0 {
+		fmt.Printf("\n%d check(s) failed\n", failed)
+		os.Exit(3)
+	}
+	fmt.Println("\nevery check passed")
+}
+
+// checkShape starts the shape's cluster, runs the searches and their checks, stops it, and
+// returns how many checks failed.
+func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
+	dir, err := os.MkdirTemp("", "kbench-capacitycheck-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	cdir := filepath.Join(dir, "cluster")
+	out, err := exec.Command(kbench, append([]string{"cluster", "up", "--dir", cdir}, sh.args...)...).CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("cluster up: %v: %s", err, out)
+	}
+	defer func() {
+		if out, err := exec.Command(kbench, "cluster", "down", "--dir", cdir).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "cluster down: %v: %s\n", err, out)
+		}
+	}()
+	bootstrap := ""
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if _, after, ok := strings.Cut(line, "PLAINTEXT"); ok {
+			bootstrap = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after), "bootstrap servers:"))
+		}
+	}
+	if bootstrap == "" {
+		return 0, fmt.Errorf("no plain listener in: %s", out)
+	}
+	fmt.Printf("\n## %s (%s)\n\n", sh.name, bootstrap)
+	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	var lowers []float64
+	for i := 1; i <= searches; i++ {
+		topic := fmt.Sprintf("capcheck-%d-%d", time.Now().Unix(), i)
+		code, c, err := search(kbench, bootstrap, topic)
+		if err != nil {
+			return failed, err
+		}
+		b := c.Brackets[0]
+		below, err := produce(kbench, bootstrap, topic+"-below", 0.9*b.Lower)
+		if err != nil {
+			return failed, err
+		}
+		above, err := produce(kbench, bootstrap, topic+"-above", 1.3*b.Upper)
+		if err != nil {
+			return failed, err
+		}
+		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) |\n",
+			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed,
+			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,
+			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered))
+		if code != 0 || !b.Converged || !b.Confirmed {
+			failed++
+		}
+		if below.p99Ms > 50 {
+			failed++
+		}
+		if above.p99Ms <= 50 && above.achieved >= 0.99*above.offered {
+			failed++
+		}
+		lowers = append(lowers, b.Lower)
+	}
+	lo, hi := minMax(lowers)
+	fmt.Printf("\nlower ends %v: the highest is %.1f%% above the lowest (%s: within 10%%)\n", lowers, 100*(hi/lo-1), verdict(hi/lo <= 1.10))
+	if hi/lo > 1.10 {
+		failed++
+	}
+	// A search forced out of budget.
+	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", fmt.Sprintf("capcheck-%d-budget", time.Now().Unix()),
+		"--record-size", "1024", "--slo", "p99=50ms", "--max-duration", "60s")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	code := exitCode(err)
+	ok := code == 7 && strings.Contains(stdout.String(), "max sustainable rate:") && strings.Contains(stdout.String()+stderr.String(), "not converged")
+	fmt.Printf("\n--max-duration 60s: exit %d, %s", code, verdict(ok))
+	fmt.Printf("\n  %s\n", strings.ReplaceAll(strings.TrimSpace(stdout.String()+lastLine(stderr.String())), "\n", "\n  "))
+	if !ok {
+		failed++
+	}
+	return failed, nil
+}
+
+// search runs one default search and returns its exit code and JSON.
+func search(kbench, bootstrap, topic string) (int, *results.Capacity, error) {
+	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", topic,
+		"--record-size", "1024", "--slo", "p99=50ms", "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var c results.Capacity
+	if jerr := json.Unmarshal(stdout.Bytes(), &c); jerr != nil || len(c.Brackets) == 0 {
+		return 0, nil, fmt.Errorf("capacity (%v): no JSON result: %s", err, stderr.String())
+	}
+	return exitCode(err), &c, nil
+}
+
+type run struct {
+	offered, achieved, p99Ms float64
+}
+
+// produce runs kbench produce for 60 s (after a 2 s warm-up, as a search's trial) at rate.
+func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
+	r := run{offered: float64(int(rate))}
+	cmd := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", "1024",
+		"--throughput", strconv.Itoa(int(rate)), "--duration", "62s", "--warmup", "2s", "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var res struct {
+		Steady *struct {
+			RecordsPerSec float64 `json:"records_per_sec"`
+			DueLatency    struct {
+				P99Us int64 `json:"p99_us"`
+			} `json:"due_latency"`
+		} `json:"steady"`
+		WindowRecordsPerSec float64 `json:"window_records_per_sec"`
+	}
+	if jerr := json.Unmarshal(stdout.Bytes(), &res); jerr != nil || res.Steady == nil {
+		return r, fmt.Errorf("produce at %.0f (%v): no JSON result: %s", rate, err, stderr.String())
+	}
+	r.achieved, r.p99Ms = res.WindowRecordsPerSec, float64(res.Steady.DueLatency.P99Us)/1000
+	if r.achieved == 0 {
+		r.achieved = res.Steady.RecordsPerSec
+	}
+	return r, nil
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAILED"
+}
+
+func minMax(xs []float64) (lo, hi float64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return "\n" + lines[len(lines)-1]
+}

@@ -13,16 +13,23 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/results"
 )
@@ -88,7 +95,18 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	if bootstrap == "" {
 		return 0, fmt.Errorf("no plain listener in: %s", out)
 	}
-	fmt.Printf("\n## %s (%s)\n\n", sh.name, bootstrap)
+	stopOnSignal(kbench, cdir)
+	probeTopic := fmt.Sprintf("capcheck-%d-probe", time.Now().Unix())
+	defer func() {
+		if err := deleteTopics(bootstrap, probeTopic); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}()
+	baseline, err := idleBaseline(kbench, bootstrap, probeTopic)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
@@ -99,12 +117,24 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 			return failed, err
 		}
 		b := c.Brackets[0]
+		// Each run's topic is deleted after it: a search writes tens of GB, and a disk that
+		// fills stalls the next run. Each independent run starts from rest, as the search's
+		// trials do: the search's last trial ran near capacity.
+		if err := settle(kbench, bootstrap, probeTopic, baseline); err != nil {
+			return failed, err
+		}
 		below, err := produce(kbench, bootstrap, topic+"-below", 0.9*b.Lower)
 		if err != nil {
 			return failed, err
 		}
+		if err := settle(kbench, bootstrap, probeTopic, baseline); err != nil {
+			return failed, err
+		}
 		above, err := produce(kbench, bootstrap, topic+"-above", 1.3*b.Upper)
 		if err != nil {
+			return failed, err
+		}
+		if err := deleteTopics(bootstrap, topic, topic+"-below", topic+"-above"); err != nil {
 			return failed, err
 		}
 		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) |\n",
@@ -128,7 +158,13 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		failed++
 	}
 	// A search forced out of budget.
-	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", fmt.Sprintf("capcheck-%d-budget", time.Now().Unix()),
+	budgetTopic := fmt.Sprintf("capcheck-%d-budget", time.Now().Unix())
+	defer func() {
+		if err := deleteTopics(bootstrap, budgetTopic); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+	}()
+	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", budgetTopic,
 		"--record-size", "1024", "--slo", "p99=50ms", "--max-duration", "60s")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -141,6 +177,68 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		failed++
 	}
 	return failed, nil
+}
+
+// probe runs kbench produce at 200 records/s for 1 s (the search's settle probe) and
+// returns its median due-time latency in ms.
+func probe(kbench, bootstrap, topic string) (float64, error) {
+	out, err := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", "1024",
+		"--throughput", "200", "--duration", "1s", "--json").Output()
+	var res struct {
+		Total struct {
+			DueLatency struct {
+				P50Us int64 `json:"p50_us"`
+			} `json:"due_latency"`
+		} `json:"total"`
+	}
+	if jerr := json.Unmarshal(out, &res); jerr != nil {
+		return 0, fmt.Errorf("probe (%v): %s", err, out)
+	}
+	return float64(res.Total.DueLatency.P50Us) / 1000, nil
+}
+
+// idleBaseline is the lowest median of three probes on the idle cluster.
+func idleBaseline(kbench, bootstrap, topic string) (float64, error) {
+	best := 0.0
+	for i := range 3 {
+		p, err := probe(kbench, bootstrap, topic)
+		if err != nil {
+			return 0, err
+		}
+		if i == 0 || p < best {
+			best = p
+		}
+	}
+	return best, nil
+}
+
+// settle probes until the median is back within 1.5x + 1 ms of the idle one, as the search
+// does between trials, for at most 30 s.
+func settle(kbench, bootstrap, topic string, baseline float64) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		p, err := probe(kbench, bootstrap, topic)
+		if err != nil {
+			return err
+		}
+		if p <= 1.5*baseline+1 {
+			return nil
+		}
+	}
+	fmt.Println("(not at rest after 30 s; the run starts anyway)")
+	return nil
+}
+
+// stopOnSignal stops the cluster in cdir (by its PIDs, as kbench cluster down does) when
+// the bench is interrupted.
+func stopOnSignal(kbench, cdir string) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		_ = exec.Command(kbench, "cluster", "down", "--dir", cdir).Run()
+		os.Exit(130)
+	}()
 }
 
 // search runs one default search and returns its exit code and JSON.
@@ -186,6 +284,27 @@ func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
 		r.achieved = res.Steady.RecordsPerSec
 	}
 	return r, nil
+}
+
+// deleteTopics deletes the bench's own topics.
+func deleteTopics(bootstrap string, topics ...string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resps, err := kadm.NewClient(cl).DeleteTopics(ctx, topics...)
+	if err != nil {
+		return fmt.Errorf("deleting %v: %w", topics, err)
+	}
+	for _, r := range resps.Sorted() {
+		if r.Err != nil && !errors.Is(r.Err, kerr.UnknownTopicOrPartition) {
+			return fmt.Errorf("deleting %s: %w", r.Topic, r.Err)
+		}
+	}
+	return nil
 }
 
 func exitCode(err error) int {

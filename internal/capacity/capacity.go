@@ -98,6 +98,14 @@ type Settle struct {
 	Settled bool
 	// ProbeP50 is the last probe's median latency, Baseline the idle cluster's.
 	ProbeP50, Baseline time.Duration
+	// Records are what the probes wrote.
+	Records int64
+}
+
+// Records accounts for every record a trial handed to the clients, warm-up included:
+// Handed = Acked + Failed + Unsent.
+type Records struct {
+	Handed, Acked, Failed, Unsent int64
 }
 
 // Trial is one trial of a search, as judged against every SLO.
@@ -121,6 +129,8 @@ type Trial struct {
 	LossRatio []float64
 	Pass      []bool
 	Reasons   [][]string
+	// Records accounts for the trial's records, warm-up included.
+	Records Records
 	// Settle is how the cluster was brought to rest before it (zero for the first trial).
 	Settle Settle
 
@@ -171,6 +181,9 @@ type Result struct {
 	// Stopped says why the search ended before every bracket converged and was confirmed
 	// ("" when they all did).
 	Stopped string
+	// BaselineRecords are what the idle probes before the first trial wrote, set by the
+	// caller that measured the baseline.
+	BaselineRecords int64
 }
 
 // Done is true when every bracket converged and was confirmed.

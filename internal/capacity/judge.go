@@ -31,6 +31,8 @@ type Outcome struct {
 	// ConsumerLagGrowth is how many records the consumers fell further behind during the
 	// trial (0 without consumers).
 	ConsumerLagGrowth int64
+	// Records accounts for every record of the trial, warm-up included.
+	Records Records
 	// Elapsed is the trial's wall time, warm-up and drain included (0: not measured; the
 	// search then counts warm-up plus the trial's length).
 	Elapsed time.Duration
@@ -49,7 +51,8 @@ func FromProduce(r *load.ProduceResult) Outcome {
 	}
 	return Outcome{Achieved: achieved, Acked: st.Acked, Bytes: st.Bytes,
 		Failed: r.Total.Failed, Unsent: r.Unsent, Latency: st.DueHistogram, SendLatency: st.SendHistogram,
-		BlockedSends: r.BlockedSends, Sent: r.Sent + r.Unsent}
+		BlockedSends: r.BlockedSends, Sent: r.Sent + r.Unsent,
+		Records: Records{Handed: r.Sent + r.Unsent, Acked: r.Total.Acked, Failed: r.Total.Failed, Unsent: r.Unsent}}
 }
 
 // The thresholds of a passing trial besides latency.

@@ -11,11 +11,13 @@ import (
 	"github.com/kbench/kbench/internal/load"
 )
 
-// Load runs the trials of a search on a real cluster: producer clients opened once, and
-// consumers, when asked, reading the topic in one group for the whole search so that a
-// trial shows whether they keep up.
+// Load runs the trials of a search on a real cluster through a load.Driver (producers on
+// this host, opened once, or on remote agents), and consumers, when asked, reading the
+// topic in one group for the whole search so that a trial shows whether they keep up.
+// Settle probes run on their own driver: on this host, light, whatever carries the load.
 type Load struct {
-	producers *load.Producers
+	producers load.Driver
+	probes    load.Driver
 	warmup    time.Duration
 	// acked counts every record acknowledged so far; consumed, every record the consumers
 	// read (updated by their ticks).
@@ -32,15 +34,15 @@ type Load struct {
 // still unread then are backlog.
 const catchUp = 2 * time.Second
 
-// StartLoad opens the producers of pcfg and, when consumers > 0, starts that many
-// consumers in group on its topic, from the end of the log. Each trial is warmup plus its
-// measured length. The caller must Close it.
-func StartLoad(ctx context.Context, pcfg load.ProducerConfig, consumers int, group string, warmup time.Duration) (*Load, error) {
-	p, err := load.OpenProducers(pcfg)
-	if err != nil {
-		return nil, err
+// StartLoad runs the search's trials on d and its probes on probes (d itself when nil)
+// and, when consumers > 0, starts that many consumers in group on pcfg's topic, from the
+// end of the log. Each trial is warmup plus its measured length. The caller must Close it,
+// which closes both drivers.
+func StartLoad(ctx context.Context, d, probes load.Driver, pcfg load.ProducerConfig, consumers int, group string, warmup time.Duration) (*Load, error) {
+	if probes == nil {
+		probes = d
 	}
-	l := &Load{producers: p, warmup: warmup}
+	l := &Load{producers: d, probes: probes, warmup: warmup}
 	if consumers <= 0 {
 		return l, nil
 	}
@@ -85,31 +87,32 @@ const (
 	baselineProbes = 3
 )
 
-// Probe is a ProbeFunc: ProbeLength at ProbeRate on the search's producers and topic.
-func (l *Load) Probe(ctx context.Context) (p50, elapsed time.Duration, err error) {
+// Probe is a ProbeFunc: ProbeLength at ProbeRate on the probe driver, to the search's topic.
+func (l *Load) Probe(ctx context.Context) (Probe, error) {
 	start := time.Now()
-	res, err := l.producers.Trial(ctx, load.Schedule{Rate: ProbeRate, Duration: ProbeLength}, nil)
+	res, err := l.probes.Trial(ctx, load.Schedule{Rate: ProbeRate, Duration: ProbeLength}, nil)
 	if err != nil {
-		return 0, 0, err
+		return Probe{}, err
 	}
 	l.acked += res.Total.Acked
+	p := Probe{Acked: res.Total.Acked, Elapsed: time.Since(start)}
 	if res.Total.Failed+res.Unsent > 0 {
-		return 0, 0, fmt.Errorf("%d of %d probe records failed or were not acknowledged", res.Total.Failed+res.Unsent, res.Sent+res.Unsent)
+		return p, fmt.Errorf("%d of %d probe records failed or were not acknowledged", res.Total.Failed+res.Unsent, res.Sent+res.Unsent)
 	}
 	if h := res.Total.DueHistogram; h != nil && h.Count() > 0 {
-		p50 = h.Quantile(0.5)
+		p.P50 = h.Quantile(0.5)
 	}
-	return p50, time.Since(start), ctx.Err()
+	return p, ctx.Err()
 }
 
 // Settler measures the idle cluster's probe latency and returns the Settler that brings it
-// back to it between trials.
-func (l *Load) Settler(ctx context.Context) (*Settler, error) {
-	base, err := MeasureBaseline(ctx, l.Probe, baselineProbes)
+// back to it between trials, and the records the idle probes wrote.
+func (l *Load) Settler(ctx context.Context) (*Settler, int64, error) {
+	base, acked, err := MeasureBaseline(ctx, l.Probe, baselineProbes)
 	if err != nil {
-		return nil, err
+		return nil, acked, err
 	}
-	return &Settler{Probe: l.Probe, Baseline: base}, nil
+	return &Settler{Probe: l.Probe, Baseline: base}, acked, nil
 }
 
 // Trial is a TrialFunc: warm-up, then d at rate (0: unthrottled), and with consumers the
@@ -145,6 +148,9 @@ func (l *Load) Close() error {
 		l.consWG.Wait()
 	}
 	l.producers.Close()
+	if l.probes != l.producers {
+		l.probes.Close()
+	}
 	if e := l.consErr.Load(); e != nil {
 		return *e
 	}

@@ -23,7 +23,12 @@ func TestLoadTrialsOnFake(t *testing.T) {
 	defer c.Close()
 	boot := strings.Join(c.ListenAddrs(), ",")
 	ctx := context.Background()
-	l, err := StartLoad(ctx, load.ProducerConfig{Bootstrap: boot, Topic: "cap", RecordSize: 100}, 1, "cap-group", 200*time.Millisecond)
+	pcfg := load.ProducerConfig{Bootstrap: boot, Topic: "cap", RecordSize: 100}
+	p, err := load.OpenProducers(pcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := StartLoad(ctx, p, nil, pcfg, 1, "cap-group", 200*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ func (r *Result) Record() *results.Capacity {
 	out := &results.Capacity{Precision: c.Precision, TrialS: c.Trial.Seconds(), ShortS: c.Short.Seconds(),
 		WarmupS: c.Warmup.Seconds(), MaxTrials: c.MaxTrials, DurationSumS: c.DurationSum.Seconds(),
 		ExceedRatio: c.ExceedRatio, ConfirmS: c.Confirm.Seconds(), MaxDurationS: c.MaxDuration.Seconds(),
-		SpentS: r.Spent.Seconds(), Stopped: r.Stopped}
+		SpentS: r.Spent.Seconds(), Stopped: r.Stopped, BaselineRecords: r.BaselineRecords}
 	for _, b := range r.Brackets {
 		out.Brackets = append(out.Brackets, results.CapacityBracket{
 			SLO:   results.CapacitySLO{Percentile: b.SLO.Percentile, LimitMs: msf(b.SLO.Limit)},
@@ -30,7 +30,9 @@ func (r *Result) Record() *results.Capacity {
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
 			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),
 			LossRatio: t.LossRatio, Pass: t.Pass, Reasons: t.Reasons,
-			SettleS: t.Settle.Waited.Seconds(), Settled: t.Settle.Settled,
+			Records:       results.CapacityRecords{Sent: t.Records.Handed, Acked: t.Records.Acked, Failed: t.Records.Failed, Unsent: t.Records.Unsent},
+			SettleRecords: t.Settle.Records,
+			SettleS:       t.Settle.Waited.Seconds(), Settled: t.Settle.Settled,
 			ProbeP50Ms: msf(t.Settle.ProbeP50), BaselineP50Ms: msf(t.Settle.Baseline),
 		})
 	}

@@ -6,9 +6,16 @@ import (
 	"time"
 )
 
-// ProbeFunc sends a short, light probe and returns its median acknowledgement latency and
-// the wall time it took.
-type ProbeFunc func(ctx context.Context) (p50, elapsed time.Duration, err error)
+// Probe is what one settle probe measured.
+type Probe struct {
+	// P50 is its median acknowledgement latency, Elapsed the wall time it took, Acked the
+	// records it wrote (to the search's topic: they are accounted for like a trial's).
+	P50, Elapsed time.Duration
+	Acked        int64
+}
+
+// ProbeFunc sends a short, light probe.
+type ProbeFunc func(ctx context.Context) (Probe, error)
 
 // Settler brings a cluster back to rest between trials with a measured check rather than a
 // fixed sleep: a trial near or past capacity leaves debt behind (requests queued on the
@@ -38,20 +45,20 @@ func atRest(p50, baseline time.Duration) bool {
 	return p50 <= baseline+baseline/2+time.Millisecond
 }
 
-// MeasureBaseline probes the idle cluster n times and keeps the lowest median: the first
-// probe may still pay for connections and metadata.
-func MeasureBaseline(ctx context.Context, probe ProbeFunc, n int) (time.Duration, error) {
-	var best time.Duration
+// MeasureBaseline probes the idle cluster n times and keeps the lowest median (the first
+// probe may still pay for connections and metadata); acked is what the probes wrote.
+func MeasureBaseline(ctx context.Context, probe ProbeFunc, n int) (best time.Duration, acked int64, err error) {
 	for i := range max(1, n) {
-		p50, _, err := probe(ctx)
+		p, err := probe(ctx)
 		if err != nil {
-			return 0, fmt.Errorf("idle baseline probe: %w", err)
+			return 0, acked, fmt.Errorf("idle baseline probe: %w", err)
 		}
-		if i == 0 || p50 < best {
-			best = p50
+		acked += p.Acked
+		if i == 0 || p.P50 < best {
+			best = p.P50
 		}
 	}
-	return best, nil
+	return best, acked, nil
 }
 
 // Settle is a SettleFunc: probes until the cluster is at rest or MaxWait has passed.
@@ -62,12 +69,14 @@ func (s *Settler) Settle(ctx context.Context) (Settle, error) {
 	}
 	var st Settle
 	for st.Waited < wait {
-		p50, elapsed, err := s.Probe(ctx)
+		p, err := s.Probe(ctx)
 		if err != nil {
 			return st, fmt.Errorf("settle probe: %w", err)
 		}
+		p50 := p.P50
 		st.Probes++
-		st.Waited += max(elapsed, time.Millisecond) // a probe that reports no time still counts
+		st.Records += p.Acked
+		st.Waited += max(p.Elapsed, time.Millisecond) // a probe that reports no time still counts
 		st.ProbeP50 = p50
 		if p50 < s.Baseline {
 			// A cluster measured idle but cold (a fresh JVM, caches empty) was not at its

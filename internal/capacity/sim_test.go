@@ -79,10 +79,10 @@ func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Ou
 }
 
 // probe is the settle probe: 1 s, its median the base's half times the slowdown.
-func (n *noisyCluster) probe(context.Context) (time.Duration, time.Duration, error) {
+func (n *noisyCluster) probe(context.Context) (Probe, error) {
 	p50 := time.Duration(n.slowdown() * float64(n.base/2))
 	n.now += time.Second
-	return p50, time.Second, nil
+	return Probe{P50: p50, Elapsed: time.Second, Acked: 200}, nil
 }
 
 // TestSearchUnderNoise runs 200 searches, each on its own seeded noisy cluster, with the
@@ -109,7 +109,7 @@ func TestSearchUnderNoise(t *testing.T) {
 			n.sigma = tt.sigma
 			cfg := p99At50()
 			// The baseline is measured on the idle cluster, cold, as the CLI does.
-			base, _ := MeasureBaseline(context.Background(), n.probe, 3)
+			base, _, _ := MeasureBaseline(context.Background(), n.probe, 3)
 			cfg.Warmup, cfg.Settle = n.warmup, (&Settler{Probe: n.probe, Baseline: base}).Settle
 			res, err := Search(context.Background(), cfg, n.run)
 			if err != nil {

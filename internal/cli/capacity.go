@@ -27,6 +27,7 @@ type capacityFlags struct {
 	maxDuration time.Duration
 	maxTrials   int
 	jsonOut     bool
+	agents      agentFlags
 }
 
 // capacityConfig checks the flags and returns the search they describe.
@@ -65,6 +66,10 @@ func (f *capacityFlags) config(cmd *cobra.Command) (capacity.Config, error) {
 		return capacity.Config{}, fmt.Errorf("--consumers %d: must be 0 (none) or more", f.consumers)
 	case f.maxTrials < 0:
 		return capacity.Config{}, fmt.Errorf("--max-trials %d: must be 0 (no limit) or more", f.maxTrials)
+	case f.agents.agents < 0:
+		return capacity.Config{}, fmt.Errorf("--agents %d: must be 0 (none: the load runs here) or more", f.agents.agents)
+	case f.agents.agents > 0 && f.consumers > 0:
+		return capacity.Config{}, fmt.Errorf("--consumers %d with --agents %d: a search's consumers run on this host; search with producers on the agents and no --consumers", f.consumers, f.agents.agents)
 	}
 	return capacity.Config{SLOs: slos, Precision: precision, Trial: f.trial, DurationSum: durationSum,
 		ExceedRatio: exceed, Confirm: f.confirm, MaxDuration: f.maxDuration, MaxTrials: f.maxTrials}, nil
@@ -130,6 +135,7 @@ Examples:
 	f.DurationVar(&cf.confirm, "confirm", capacity.DefaultConfirm, "length of the confirmation trial at the answer's lower end")
 	f.DurationVar(&cf.maxDuration, "max-duration", capacity.DefaultMaxDuration, "the search's budget, settling and confirmation included: when it ends, the best bracket so far is printed")
 	f.IntVar(&cf.maxTrials, "max-trials", 0, "also stop after this many trials (0: no limit; --max-duration is the budget)")
+	cf.agents.register(f)
 	f.BoolVar(&cf.jsonOut, "json", false, "print the search (brackets and every trial) as JSON on stdout (progress lines go to stderr)")
 	// produce's schedule flags stay defined, so that giving one is refused with a reason
 	// rather than "unknown flag", but the help does not offer them.
@@ -173,10 +179,29 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	scfg.Progress = func(t capacity.Trial) { fmt.Fprintln(lines, capacityTrialLine(t, scfg.SLOs)) }
 	scfg.Warmup = warmup
 	fmt.Fprintln(lines, capacityGoalLine(scfg))
-	ld, err := capacity.StartLoad(cmd.Context(), pcfg, cf.consumers, group, warmup)
+	d, closeDriver, err := openDriver(cmd.Context(), pcfg, cf.agents, "capacity", errOut)
 	if err != nil {
 		return err
 	}
+	var probes load.Driver
+	if cf.agents.agents > 0 {
+		// Settle probes run here, light: they ask whether the cluster is at rest, which
+		// the agents' hosts would not answer better.
+		probeCfg := pcfg
+		probeCfg.Producers = 1
+		p, err := load.OpenProducers(probeCfg)
+		if err != nil {
+			closeDriver()
+			return err
+		}
+		probes = p
+	}
+	ld, err := capacity.StartLoad(cmd.Context(), d, probes, pcfg, cf.consumers, group, warmup)
+	if err != nil {
+		closeDriver()
+		return err
+	}
+	defer closeDriver()
 	res, err := searchWithSettle(cmd.Context(), ld, scfg, lines)
 	if cerr := ld.Close(); err == nil {
 		err = cerr
@@ -205,14 +230,18 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 // searchWithSettle measures the idle cluster's probe latency, then runs the search with
 // a settle before every trial.
 func searchWithSettle(ctx context.Context, ld *capacity.Load, scfg capacity.Config, lines io.Writer) (*capacity.Result, error) {
-	settler, err := ld.Settler(ctx)
+	settler, baseRecords, err := ld.Settler(ctx)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(lines, "idle probe latency (p50 of %d records/s for %v): %.1f ms; the cluster counts as at rest again within 1.5x + 1 ms of it\n",
 		capacity.ProbeRate, capacity.ProbeLength, float64(settler.Baseline)/float64(time.Millisecond))
 	scfg.Settle = settler.Settle
-	return capacity.Search(ctx, scfg, ld.Trial)
+	res, err := capacity.Search(ctx, scfg, ld.Trial)
+	if res != nil {
+		res.BaselineRecords = baseRecords
+	}
+	return res, err
 }
 
 func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {

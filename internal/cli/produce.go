@@ -166,15 +166,16 @@ Examples:
 				}
 				fmt.Fprintln(lines, producerWindowLine(t))
 			}
-			var res *load.ProduceResult
-			var onAgents *agent.Outcome
-			if af.agents > 0 {
-				if onAgents, err = produceOnAgents(cmd.Context(), cfg, af, errOut, onTick); onAgents != nil {
-					res = onAgents.Merged
-				}
-			} else {
-				res, err = load.Produce(cmd.Context(), cfg, onTick)
+			if err := cfg.Validate(); err != nil {
+				return err
 			}
+			d, closeDriver, err := openDriver(cmd.Context(), cfg, af, "produce", errOut)
+			if err != nil {
+				return err
+			}
+			res, err := d.Trial(cmd.Context(), cfg.Schedule(), onTick)
+			onAgents := agentOutcome(d)
+			closeDriver()
 			if res != nil {
 				from, to := produceWindow(start, res)
 				brokerSummary := brokers.stop(from, to, errOut)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/netns"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // syncBuffer collects a process's output while it runs.
@@ -223,5 +225,63 @@ func TestAgentCutOffAborts(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "agent host-1 silent") {
 		t.Errorf("the error does not name host-1 as silent:\n%s", out)
+	}
+}
+
+// TestCapacityOnAgentsInHosts runs kbench capacity --agents 2 with an agent in each of two
+// hosts: every trial runs on both agents (each logs its share of each trial), and the count
+// is exact: each trial's records are acknowledged, failed or unsent, and the trials' and
+// the settle probes' acknowledged records add up to what the brokers hold.
+func TestCapacityOnAgentsInHosts(t *testing.T) {
+	hosts := newNet(t, 2)
+	c := startCluster(t, hosts.Server().String())
+	const topic = "netns-capacity"
+	createTopic(t, c.Bootstrap(), topic, 2)
+	var outs []*syncBuffer
+	for i, h := range hosts.Hosts {
+		outs = append(outs, startAgent(t, h, c.Bootstrap(), fmt.Sprintf("host-%d", i)))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	coord := exec.CommandContext(ctx, self, "capacity", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
+		"--record-size", "100", "--producers", "2", "--agents", "2", "--trial", "4s", "--confirm", "4s",
+		"--warmup", "1s", "--precision", "20%", "--max-duration", "60s", "--json")
+	coord.Env = append(os.Environ(), helperEnv+"=kbench")
+	var stdout, stderr bytes.Buffer
+	coord.Stdout, coord.Stderr = &stdout, &stderr
+	err = coord.Run()
+	if code := coord.ProcessState.ExitCode(); code != 0 && code != 7 {
+		for i, o := range outs {
+			t.Logf("agent host-%d:\n%s", i, o)
+		}
+		t.Fatalf("kbench capacity --agents 2: %v (exit %d)\n%s", err, code, stderr.String())
+	}
+	t.Logf("kbench capacity --agents 2:\n%s", stderr.String())
+	var res results.Capacity
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res.Trials) < 3 {
+		t.Fatalf("no JSON result with trials (%v):\n%s", err, stdout.String())
+	}
+	acked := res.BaselineRecords
+	for _, tr := range res.Trials {
+		r := tr.Records
+		if r.Sent != r.Acked+r.Failed+r.Unsent || r.Sent == 0 {
+			t.Errorf("trial %d: %d sent, %d acked, %d failed, %d unsent: not accounted for", tr.N, r.Sent, r.Acked, r.Failed, r.Unsent)
+		}
+		acked += r.Acked + tr.SettleRecords
+	}
+	// The idempotent producer (the Java default) writes each acknowledged record once.
+	if got := endOffsets(t, c.Bootstrap(), topic); got != acked {
+		t.Errorf("brokers hold %d records of %s, the search accounts for %d acknowledged", got, topic, acked)
+	}
+	// Each agent ran its share of every trial: one plan line per trial.
+	plans := regexp.MustCompile(`scenario ` + topic + ` trial \d+: `)
+	for i, o := range outs {
+		if n := len(plans.FindAllString(o.String(), -1)); n != len(res.Trials) {
+			t.Errorf("agent host-%d logged %d trials, the search ran %d:\n%s", i, n, len(res.Trials), o)
+		}
 	}
 }

@@ -22,6 +22,9 @@ type Capacity struct {
 	SpentS       float64 `json:"spent_s,omitempty"`
 	// Stopped says why the search ended before every bracket converged and was confirmed.
 	Stopped string `json:"stopped,omitempty"`
+	// BaselineRecords are what the idle probes before the first trial wrote to the topic;
+	// with each trial's records and settle records, every record the search wrote.
+	BaselineRecords int64 `json:"baseline_records,omitempty"`
 	// Brackets has one entry per SLO, in increasing order of percentile.
 	Brackets []CapacityBracket `json:"brackets"`
 	Trials   []CapacityTrial   `json:"trials"`
@@ -96,6 +99,11 @@ type CapacityTrial struct {
 	LossRatio []float64  `json:"loss_ratio,omitempty"`
 	Pass      []bool     `json:"pass"`
 	Reasons   [][]string `json:"reasons"`
+	// Records accounts for the trial's records, warm-up included: every one handed to the
+	// clients was acknowledged, failed or unsent; SettleRecords are what the settle probes
+	// before it wrote.
+	Records       CapacityRecords `json:"records"`
+	SettleRecords int64           `json:"settle_records,omitempty"`
 	// SettleS is how long the cluster took to come back to rest before the trial (probes
 	// included), Settled false when the wait ended at its bound; ProbeP50Ms and
 	// BaselineP50Ms the last probe's median latency and the idle cluster's.
@@ -116,4 +124,12 @@ func (c *Capacity) LowerFor(p float64) (CapacityBracket, bool) {
 		}
 	}
 	return CapacityBracket{}, false
+}
+
+// CapacityRecords accounts for a trial's records: Sent = Acked + Failed + Unsent.
+type CapacityRecords struct {
+	Sent   int64 `json:"sent"`
+	Acked  int64 `json:"acked"`
+	Failed int64 `json:"failed"`
+	Unsent int64 `json:"unsent"`
 }

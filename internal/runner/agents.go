@@ -29,6 +29,8 @@ func refuseAgents(opts Options) error {
 		switch {
 		case p > 0 && p < opts.Agents:
 			return fmt.Errorf("scenario %s: its %d producers cannot be split between --agents %d (each agent runs at least one)", sc.ID, p, opts.Agents)
+		case sc.Capacity.Enabled() && sc.Consumers.Count > 0:
+			return fmt.Errorf("scenario %s: its capacity search's consumers would run on this host; with --agents a search runs producers only (drop the scenario's consumers, or run without --agents)", sc.ID)
 		case p > 0 && sc.Consumers.Count > 0 && sc.Topic.Partitions < opts.Agents:
 			return fmt.Errorf("scenario %s: its topic's %d partitions cannot be split between --agents %d (each agent's consumers read its own producers' partitions)", sc.ID, sc.Topic.Partitions, opts.Agents)
 		}

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -40,11 +42,15 @@ func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scen
 		consumers, capGroup = sc.Consumers.Count, r.capacityGroup(topic)
 		defer r.releaseGroup(ctx, capGroup)
 	}
-	ld, err := capacity.StartLoad(ctx, pcfg, consumers, capGroup, warmup)
+	d, probes, err := r.capacityDrivers(sc, pcfg)
 	if err != nil {
 		return failed(err)
 	}
-	settler, err := ld.Settler(ctx)
+	ld, err := capacity.StartLoad(ctx, d, probes, pcfg, consumers, capGroup, warmup)
+	if err != nil {
+		return failed(err)
+	}
+	settler, baseRecords, err := ld.Settler(ctx)
 	if err != nil {
 		_ = ld.Close()
 		if ctx.Err() != nil {
@@ -63,6 +69,7 @@ func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scen
 	if res == nil {
 		return failed(err)
 	}
+	res.BaselineRecords = baseRecords
 	out := res.Record()
 	if err != nil {
 		out.Error = fmt.Sprintf("capacity search: %v", err)
@@ -148,4 +155,20 @@ func (r *runner) releaseGroup(ctx context.Context, group string) {
 	if _, err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(r.opts.Log, "%v\n", err)
 	}
+}
+
+// capacityDrivers are where a search's trials run (this host, or the run's agents) and its
+// settle probes (always this host: light, and about the cluster, not the load).
+func (r *runner) capacityDrivers(sc study.Scenario, pcfg load.ProducerConfig) (d, probes load.Driver, err error) {
+	if r.coord == nil {
+		p, err := load.OpenProducers(pcfg)
+		return p, nil, err
+	}
+	probeCfg := pcfg
+	probeCfg.Producers = 1
+	p, err := load.OpenProducers(probeCfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.coord.Producers(agent.Job{Scenario: sc.ID + " capacity", Producers: pcfg}), p, nil
 }

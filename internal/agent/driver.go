@@ -1,0 +1,45 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// Producers runs producer trials on a coordinator's agents: each trial is one job, its
+// producers and rate split between the agents, their results merged. It is the remote side
+// of load.Driver.
+type Producers struct {
+	co   *Coordinator
+	job  Job
+	n    int
+	last *Outcome
+}
+
+var _ load.Driver = (*Producers)(nil)
+
+// Producers returns the driver of job's producers on the agents; each Trial replaces the
+// job's schedule and names the job after its trial ("<scenario> trial 3").
+func (c *Coordinator) Producers(job Job) *Producers { return &Producers{co: c, job: job} }
+
+// Trial runs s on the agents and returns the merged result.
+func (p *Producers) Trial(ctx context.Context, s load.Schedule, tick func(load.Tick)) (*load.ProduceResult, error) {
+	p.n++
+	job := p.job
+	job.Schedule = s
+	job.Scenario = fmt.Sprintf("%s trial %d", p.job.Scenario, p.n)
+	o, err := p.co.Produce(ctx, job, tick)
+	if err != nil {
+		return nil, fmt.Errorf("on agents: %w", err)
+	}
+	p.last = o
+	return o.Merged, nil
+}
+
+// Last is the last trial's outcome per agent (nil before the first).
+func (p *Producers) Last() *Outcome { return p.last }
+
+// Close does nothing: the agents close their clients after each trial, and the coordinator
+// is closed by whoever opened it.
+func (p *Producers) Close() {}

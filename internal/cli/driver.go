@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/kbench/kbench/internal/agent"
+	"github.com/kbench/kbench/internal/load"
+)
+
+// openDriver returns where cfg's producers run: on this host, or split over a.agents remote
+// agents (kbench agent) when a.agents > 0, none of them here. The returned close releases
+// the driver and, with agents, ends their run (which deletes its control topic). verb names
+// the run's control topic and the agents' log lines.
+func openDriver(ctx context.Context, cfg load.ProducerConfig, a agentFlags, verb string, log io.Writer) (load.Driver, func(), error) {
+	if a.agents <= 0 {
+		p, err := load.OpenProducers(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, p.Close, nil
+	}
+	prefix := fmt.Sprintf("kbench-%s-%08x", verb, rand.Uint32())
+	fmt.Fprintf(log, "waiting up to %v for %d agents on control topic %s\n", a.timeout, a.agents, agent.ControlTopic(prefix))
+	co, err := agent.Open(ctx, agent.CoordinatorConfig{
+		Bootstrap: cfg.Bootstrap, Properties: cfg.Properties, Prefix: prefix, Agents: a.agents,
+		JoinTimeout: a.timeout, Version: Version, Log: func(s string) { fmt.Fprintln(log, s) },
+	})
+	closeRun := func() {
+		if co == nil {
+			return
+		}
+		if err := co.Close(); err != nil {
+			fmt.Fprintf(log, "kbench: %v\n", err)
+		}
+	}
+	if err != nil {
+		closeRun()
+		return nil, nil, err
+	}
+	d := co.Producers(agent.Job{Scenario: cfg.Topic, Producers: cfg})
+	return d, func() { d.Close(); closeRun() }, nil
+}
+
+// agentOutcome is the per-agent detail of d's last trial when it ran on agents, else nil.
+func agentOutcome(d load.Driver) *agent.Outcome {
+	if ra, ok := d.(*agent.Producers); ok {
+		return ra.Last()
+	}
+	return nil
+}

@@ -20,7 +20,7 @@ type Producers struct {
 var _ load.Driver = (*Producers)(nil)
 
 // Producers returns the driver of job's producers on the agents; each Trial replaces the
-// job's schedule and names the job after its trial ("<scenario> trial 3").
+// job's schedule and numbers the job in the agents' log lines ("<scenario> #3").
 func (c *Coordinator) Producers(job Job) *Producers { return &Producers{co: c, job: job} }
 
 // Trial runs s on the agents and returns the merged result.
@@ -28,7 +28,7 @@ func (p *Producers) Trial(ctx context.Context, s load.Schedule, tick func(load.T
 	p.n++
 	job := p.job
 	job.Schedule = s
-	job.Scenario = fmt.Sprintf("%s trial %d", p.job.Scenario, p.n)
+	job.Scenario = fmt.Sprintf("%s #%d", p.job.Scenario, p.n)
 	o, err := p.co.Produce(ctx, job, tick)
 	if err != nil {
 		return nil, fmt.Errorf("on agents: %w", err)

@@ -278,7 +278,7 @@ func TestCapacityOnAgentsInHosts(t *testing.T) {
 		t.Errorf("brokers hold %d records of %s, the search accounts for %d acknowledged", got, topic, acked)
 	}
 	// Each agent ran its share of every trial: one plan line per trial.
-	plans := regexp.MustCompile(`scenario ` + topic + ` trial \d+: `)
+	plans := regexp.MustCompile(`scenario ` + topic + ` #\d+: `)
 	for i, o := range outs {
 		if n := len(plans.FindAllString(o.String(), -1)); n != len(res.Trials) {
 			t.Errorf("agent host-%d logged %d trials, the search ran %d:\n%s", i, n, len(res.Trials), o)

@@ -66,26 +66,40 @@ func (r *runner) closeAgents() {
 	}
 }
 
-// produce runs a scenario's producers: here, or split between the agents (none here).
+// produce runs a scenario's producers through the run's driver: here, or split between the
+// agents (none here); it never asks which beyond returning the agents' detail.
 func (r *runner) produce(ctx context.Context, sc study.Scenario, cfg load.ProducerConfig, tick func(load.Tick)) (*load.ProduceResult, *agent.Outcome, error) {
-	if r.coord == nil {
-		res, err := load.Produce(ctx, cfg, tick)
-		return res, nil, err
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
 	}
-	job := agent.Job{Scenario: sc.ID, Producers: cfg,
-		Schedule: load.Schedule{Rate: cfg.Rate, Records: cfg.Records, Duration: cfg.Duration, WarmupRecords: cfg.WarmupRecords, Warmup: cfg.Warmup}}
+	d, err := r.producers(sc, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer d.Close()
+	res, err := d.Trial(ctx, cfg.Schedule(), tick)
+	var o *agent.Outcome
+	if ra, ok := d.(*agent.Producers); ok {
+		o = ra.Last()
+	}
+	return res, o, err
+}
+
+// producers is the driver of a scenario's producers: opened here, or a job on the agents,
+// whose consumers (when the scenario has them) each read the partitions their own
+// producers write (see agent.SplitPartitions): no end-to-end latency crosses two hosts'
+// clocks.
+func (r *runner) producers(sc study.Scenario, cfg load.ProducerConfig) (load.Driver, error) {
+	if r.coord == nil {
+		return load.OpenProducers(cfg)
+	}
+	job := agent.Job{Scenario: sc.ID, Producers: cfg}
 	if sc.Consumers.Count > 0 {
-		// Each agent's consumers read the partitions its own producers write (see
-		// agent.SplitPartitions): no end-to-end latency crosses two hosts' clocks.
 		c := r.consumerConfig(cfg.Topic, "", sc)
 		c.Records, c.Duration = 0, 0 // each agent reads until it caught up with its producers
 		job.Consumers, job.Partitions = &c, sc.Topic.Partitions
 	}
-	o, err := r.coord.Produce(ctx, job, tick)
-	if err != nil {
-		return nil, nil, fmt.Errorf("on agents: %w", err)
-	}
-	return o.Merged, o, nil
+	return r.coord.Producers(job), nil
 }
 
 // recordAgents writes each agent's whole result beside the repeat's file and returns the

@@ -1,0 +1,145 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestDetectableRatio(t *testing.T) {
+	tests := []struct {
+		name  string
+		x, y  []float64
+		alpha float64
+		want  float64 // 0: not detectable
+	}{
+		// No noise: any shift separates the sides.
+		{"no noise", []float64{100, 100, 100}, []float64{50, 50, 50}, 0.05, 1},
+		// 3 vs 3 needs all 9 pairs (P(U >= 9) = 1/20): y's lowest (90 r) above x's highest
+		// (110): r = 110/90 = 1.2222.
+		{"3 vs 3, +-10%", []float64{90, 100, 110}, []float64{900, 1000, 1100}, 0.05, 110.0 / 90},
+		// 2 vs 2 cannot reach 0.05 (best p 1/6).
+		{"2 vs 2", []float64{1, 2}, []float64{3, 4}, 0.05, 0},
+		// 5 vs 5 needs 21 of 25 pairs (12/252 = 0.048; 20 would be 19/252 = 0.075). With the
+		// same deviations d = ln(0.8, 0.9, 1, 1.1, 1.25) on both sides, the 21st smallest of
+		// the 25 differences d_i - d_j is the 5th largest: the largest are ln(1.25/0.8),
+		// ln(1.25/0.9), ln(1.1/0.8), then ln(1.25/1) and ln(1/0.8), both ln 1.25.
+		{"5 vs 5", []float64{80, 90, 100, 110, 125}, []float64{8, 9, 10, 11, 12.5}, 0.05, 1.25},
+	}
+	for _, tt := range tests {
+		r, ok := DetectableRatio(tt.x, tt.y, tt.alpha)
+		if tt.want == 0 {
+			if ok {
+				t.Errorf("%s: %v, want not detectable", tt.name, r)
+			}
+			continue
+		}
+		if !ok || math.Abs(r-tt.want) > 1e-9 {
+			t.Errorf("%s: %v (ok %v), want %v", tt.name, r, ok, tt.want)
+		}
+	}
+}
+
+// TestDetectableRatioIsTheRejectionEdge checks the floor against the test itself, by an
+// independent path: y shifted just above the floor is rejected by the rank test at alpha,
+// just below it is not.
+func TestDetectableRatioIsTheRejectionEdge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 200 {
+		n, m := 3+rng.IntN(6), 3+rng.IntN(6)
+		x, y := make([]float64, n), make([]float64, m)
+		for i := range x {
+			x[i] = 1000 * math.Exp(0.2*rng.NormFloat64())
+		}
+		for i := range y {
+			y[i] = 1000 * math.Exp(0.2*rng.NormFloat64())
+		}
+		r, ok := DetectableRatio(x, y, 0.05)
+		if !ok {
+			t.Fatalf("%d vs %d not detectable", n, m)
+		}
+		// Shifted copies with the same deviations, y's median r times x's.
+		mx, my := Median(x), Median(y)
+		shift := func(f float64) []float64 {
+			out := make([]float64, m)
+			for i, v := range y {
+				out[i] = v / my * mx * f
+			}
+			return out
+		}
+		if p := MannWhitneyTail(m, n, Wins(shift(r*1.000001), x, false)); p > 0.05*(1+1e-9) {
+			t.Errorf("%d vs %d: shifted by %v, p = %v, want rejected", n, m, r*1.000001, p)
+		}
+		if r > 1.0001 {
+			if p := MannWhitneyTail(m, n, Wins(shift(r*0.9999), x, false)); p <= 0.05 {
+				t.Errorf("%d vs %d: shifted by %v (under the floor %v), p = %v, want not rejected", n, m, r*0.9999, r, p)
+			}
+		}
+	}
+}
+
+func TestTrendExact(t *testing.T) {
+	tests := []struct {
+		xs, ys []float64
+		tau, p float64
+	}{
+		// All 3! orders equally likely; only the sorted and the reversed ones reach |S| = 3.
+		{[]float64{1, 2, 3}, []float64{5, 6, 7}, 1, 2.0 / 6},
+		{[]float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1, 2.0 / 24},
+		{[]float64{1, 2, 3, 4, 5}, []float64{1, 2, 3, 4, 5}, 1, 2.0 / 120},
+		// S = 4 of 6 pairs with one swap: tau = (5-1)/6; orders with <= 1 inversion or >= 5:
+		// 1 + 3 + 3 + 1 = 8 of 24.
+		{[]float64{1, 2, 3, 4}, []float64{1, 2, 4, 3}, 4.0 / 6, 8.0 / 24},
+		{[]float64{1, 2}, []float64{1, 2}, 0, 1},
+	}
+	for _, tt := range tests {
+		tau, p := Trend(tt.xs, tt.ys)
+		if math.Abs(tau-tt.tau) > 1e-12 || math.Abs(p-tt.p) > 1e-12 {
+			t.Errorf("Trend(%v, %v) = %v, %v; want %v, %v", tt.xs, tt.ys, tau, p, tt.tau, tt.p)
+		}
+	}
+}
+
+// TestTrendSimulated: over 2,000 seeded series of 12 rounds with lognormal noise of 3% and
+// no trend, p < 0.01 in at most 1.5% (the nominal 1% and the simulation's own error); with a
+// drift of 2% a round (22% over the series, as a cold JVM or a growing log can give), in at
+// least 90%.
+func TestTrendSimulated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	const series, rounds = 2000, 12
+	xs := make([]float64, rounds)
+	for i := range xs {
+		xs[i] = float64(i + 1)
+	}
+	var falseAlarms, found int
+	for range series {
+		flat, drift := make([]float64, rounds), make([]float64, rounds)
+		for i := range flat {
+			noise := math.Exp(0.03 * rng.NormFloat64())
+			flat[i] = 1000 * noise
+			drift[i] = 1000 * noise * (1 + 0.02*float64(i))
+		}
+		if _, p := Trend(xs, flat); p < 0.01 {
+			falseAlarms++
+		}
+		if _, p := Trend(xs, drift); p < 0.01 {
+			found++
+		}
+	}
+	t.Logf("no trend: %d of %d flagged; 2%%/round drift: %d of %d", falseAlarms, series, found, series)
+	if falseAlarms > series*15/1000 {
+		t.Errorf("%d of %d flat series flagged, want at most 1.5%%", falseAlarms, series)
+	}
+	if found < series*90/100 {
+		t.Errorf("%d of %d drifting series flagged, want at least 90%%", found, series)
+	}
+}
+
+func TestLookAlpha(t *testing.T) {
+	if got := LookAlpha(0.05, 8); got != 0.00625 {
+		t.Errorf("LookAlpha(0.05, 8) = %v, want 0.00625", got)
+	}
+	if got := LookAlpha(0.05, 0); got != 0.05 {
+		t.Errorf("LookAlpha(0.05, 0) = %v, want 0.05", got)
+	}
+}

@@ -17,11 +17,13 @@ type result struct {
 	method, counts string
 	// reason says why the outcome is indicative.
 	reason string
+	// alpha is the level the test was run at.
+	alpha float64
 }
 
 // test decides the claim from its sides' values, coefficients applied.
 // lu and ru name what one value of each side stands for ("repeat" or "round").
-func (c Claim) test(l, r []float64, lu, ru string) result {
+func (c Claim) test(l, r []float64, lu, ru string, alpha float64) result {
 	var t result
 	switch {
 	case c.Right.IsConstant():
@@ -31,12 +33,13 @@ func (c Claim) test(l, r []float64, lu, ru string) result {
 	default:
 		t = twoSample(c.Op, c.Tolerance, l, r, lu, ru)
 	}
+	t.alpha = alpha
 	switch {
 	case t.reason != "":
 		t.outcome = Indicative
-	case significant(t.pClaim):
+	case significant(t.pClaim, alpha):
 		t.outcome, t.leaning, t.p = Confirmed, "", t.pClaim
-	case significant(t.pOpposite):
+	case significant(t.pOpposite, alpha):
 		t.outcome, t.leaning, t.p = Refuted, "", t.pOpposite
 	default:
 		t.outcome, t.p = Inconclusive, t.pClaim
@@ -44,9 +47,9 @@ func (c Claim) test(l, r []float64, lu, ru string) result {
 	return t
 }
 
-// significant reports whether p <= Alpha, with a relative slack for the rounding of an
+// significant reports whether p <= alpha, with a relative slack for the rounding of an
 // exact p computed in floating point (1/20 is exactly the level, and must pass).
-func significant(p float64) bool { return p <= Alpha*(1+1e-9) }
+func significant(p, alpha float64) bool { return p <= alpha*(1+1e-9) }
 
 // twoSample tests "l op r" with the exact Mann-Whitney test. For "~" within t the claim is
 // (1-t) r <= l <= r/(1-t), and each edge is one one-sided test.
@@ -170,7 +173,7 @@ func (t result) evidence(v Verdict) string {
 		return fmt.Sprintf("the opposite holds: %s p = %s, %s", t.method, formatP(t.pOpposite), t.counts)
 	}
 	return fmt.Sprintf("neither the claim (%s p = %s) nor its opposite (p = %s) reaches p <= %s with %s; the medians point to %s",
-		t.method, formatP(t.pClaim), formatP(t.pOpposite), formatP(Alpha), t.counts, v.Leaning)
+		t.method, formatP(t.pClaim), formatP(t.pOpposite), formatP(t.alpha), t.counts, v.Leaning)
 }
 
 func times(xs []float64, k float64) []float64 {

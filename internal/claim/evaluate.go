@@ -55,6 +55,13 @@ type Verdict struct {
 	// P is the p-value of the test that decided: of the claim when confirmed, of its
 	// opposite when refuted, of the claim when inconclusive; zero when no test ran.
 	P float64
+	// Detectable is the comparison's noise floor: the smallest ratio between the sides this
+	// run could have shown (stats.DetectableRatio, 1.18 for "a difference of 18% or more");
+	// zero against a constant, or when the repeats are too few to show any.
+	Detectable float64
+	// Alpha is the level the verdict was tested at: [Alpha], or less for one look of
+	// several planned (a study with a range of repeats).
+	Alpha float64
 	// Sentence states the outcome with its numbers and confidence, e.g. "confirmed:
 	// records_per_sec(batch=16KiB) = 52,300 records/s (median of 3, 51,000-53,100) > ...;
 	// ratio 2.59 (90% interval 2.49-2.67); one-sided Mann-Whitney p = 0.05, 3 vs 3 repeats".
@@ -72,8 +79,13 @@ type Verdict struct {
 // one-sided tests. The claim is confirmed when its test gives p <= [Alpha], refuted when
 // its opposite's does, inconclusive otherwise, and indicative when a side has fewer than
 // [MinRepeats] values ([MinRepeatsConstant] against a constant).
-func (c Claim) Evaluate(observed []Observed) Verdict {
-	v := Verdict{Claim: c, Outcome: Inconclusive}
+func (c Claim) Evaluate(observed []Observed) Verdict { return c.EvaluateAt(observed, Alpha) }
+
+// EvaluateAt is Evaluate at level alpha: a study that adds rounds until its hypotheses are
+// decided tests each of its planned looks at a share of Alpha (stats.LookAlpha), so that
+// looking again and again cannot inflate its false-positive rate.
+func (c Claim) EvaluateAt(observed []Observed, alpha float64) Verdict {
+	v := Verdict{Claim: c, Outcome: Inconclusive, Alpha: alpha}
 	scenarios := make([]Scenario, len(observed))
 	for i, o := range observed {
 		scenarios[i] = o.Scenario
@@ -93,7 +105,7 @@ func (c Claim) Evaluate(observed []Observed) Verdict {
 	}
 	l, r := raw[0].scaled(c.Left), raw[1].scaled(c.Right)
 	v.Left, v.Right = stats.Summarize(l), stats.Summarize(r)
-	t := c.test(l, r, raw[0].unit, raw[1].unit)
+	t := c.test(l, r, raw[0].unit, raw[1].unit, alpha)
 	v.Outcome, v.Leaning, v.P = t.outcome, t.leaning, t.p
 	var ratio string
 	if !c.Left.IsConstant() && !c.Right.IsConstant() {
@@ -101,10 +113,11 @@ func (c Claim) Evaluate(observed []Observed) Verdict {
 		if rm != 0 {
 			v.Ratio = lm / rm
 			ratio = "ratio " + formatRatio(v.Ratio)
-			if lo, hi, ok := stats.RatioInterval(raw[0].values, raw[1].values, Alpha); ok {
-				ratio += fmt.Sprintf(" (%.0f%% interval %s-%s)", 100*(1-2*Alpha), formatRatio(lo), formatRatio(hi))
+			if lo, hi, ok := stats.RatioInterval(raw[0].values, raw[1].values, alpha); ok {
+				ratio += fmt.Sprintf(" (%s%% interval %s-%s)", formatNumber(100*(1-2*alpha)), formatRatio(lo), formatRatio(hi))
 			}
 		}
+		v.Detectable = detectable(c.Op, l, r, alpha)
 	}
 	v.Sentence = c.sentence(v, raw, ratio, t)
 	return v
@@ -141,7 +154,34 @@ func (c Claim) sentence(v Verdict, raw [2]sample, ratio string, t result) string
 		b.WriteString("; ")
 		b.WriteString(t.evidence(v))
 	}
+	if !c.Left.IsConstant() && !c.Right.IsConstant() && v.Outcome != Indicative {
+		b.WriteString("; ")
+		b.WriteString(noiseFloor(v, t))
+	}
 	return b.String()
+}
+
+// noiseFloor states what the run could have seen: the smallest difference it could have
+// detected and, for an inconclusive verdict, whether the effect is small or the noise large.
+func noiseFloor(v Verdict, t result) string {
+	if v.Detectable == 0 {
+		return fmt.Sprintf("these repeats cannot detect any difference at p <= %s: more repeats can", formatP(t.alpha))
+	}
+	floor := fmt.Sprintf("this run could detect a difference of %s%% or more", formatNumber(100*(v.Detectable-1)))
+	if v.Outcome != Inconclusive {
+		return floor
+	}
+	// The effect seen: the sides' medians as tested (coefficients applied).
+	seen := 0.0
+	if v.Left.Median > 0 && v.Right.Median > 0 {
+		seen = max(v.Left.Median/v.Right.Median, v.Right.Median/v.Left.Median)
+	}
+	if seen < v.Detectable {
+		return fmt.Sprintf("%s; the medians differ by %s%%, less than that: the effect, if any, is small for this noise",
+			floor, formatNumber(100*(seen-1)))
+	}
+	return fmt.Sprintf("%s; the medians differ by %s%%, more than that, yet the repeats overlap: the noise is large (spreads ±%s%% and ±%s%%)",
+		floor, formatNumber(100*(seen-1)), formatNumber(100*v.Left.Spread()), formatNumber(100*v.Right.Spread()))
 }
 
 // describe renders one side with its numbers: "2 x records_per_sec(batch=1KiB) = 2 x
@@ -168,4 +208,21 @@ func describe(s Side, raw sample) string {
 		fmt.Fprintf(&b, " (median of %d%s, %s-%s)", st.N, unit, formatNumber(st.Min), formatNumber(st.Max))
 	}
 	return b.String()
+}
+
+// detectable is the noise floor of "l op r": the smallest ratio by which the side the claim
+// puts higher would have to exceed the other for the test to confirm it (both ways for
+// "~"); 0 when the repeats are too few.
+func detectable(op Op, l, r []float64, alpha float64) float64 {
+	up, okUp := stats.DetectableRatio(r, l, alpha)     // l above r
+	down, okDown := stats.DetectableRatio(l, r, alpha) // r above l
+	switch {
+	case !okUp || !okDown:
+		return 0
+	case op == Greater || op == GreaterEqual:
+		return up
+	case op == Less || op == LessEqual:
+		return down
+	}
+	return max(up, down)
 }

@@ -116,11 +116,11 @@ func TestEvaluateSentence(t *testing.T) {
 		{"throughput(batch=16KiB) > 2 x throughput(batch=1KiB)",
 			"confirmed: records_per_sec(batch=16KiB) = 52,000 records/s (median of 3, 51,000-53,100) > " +
 				"2 x records_per_sec(batch=1KiB) = 2 x 20,100 records/s (median of 3, 19,800-20,500); " +
-				"ratio 2.59 (90% interval 2.49-2.68); one-sided Mann-Whitney p = 0.05, 3 vs 3 repeats"},
+				"ratio 2.59 (90% interval 2.49-2.68); one-sided Mann-Whitney p = 0.05, 3 vs 3 repeats; this run could detect a difference of 3.99% or more"},
 		{"throughput(batch=16KiB) > 3 x throughput(batch=1KiB)",
 			"refuted: records_per_sec(batch=16KiB) = 52,000 records/s (median of 3, 51,000-53,100) > " +
 				"3 x records_per_sec(batch=1KiB) = 3 x 20,100 records/s (median of 3, 19,800-20,500); " +
-				"ratio 2.59 (90% interval 2.49-2.68); the opposite holds: one-sided Mann-Whitney p = 0.05, 3 vs 3 repeats"},
+				"ratio 2.59 (90% interval 2.49-2.68); the opposite holds: one-sided Mann-Whitney p = 0.05, 3 vs 3 repeats; this run could detect a difference of 3.99% or more"},
 		{"throughput(x=single) < 25000",
 			"indicative: only 1 repeat, need 5 against a constant; the data points to refuted: " +
 				"records_per_sec(x=single) = 30,000 records/s (1 repeat) < 25,000"},
@@ -129,12 +129,17 @@ func TestEvaluateSentence(t *testing.T) {
 				"records_per_sec(x=single) = 30,000 records/s (1 repeat) > records_per_sec(batch=1KiB) = 20,100 records/s " +
 				"(median of 3, 19,800-20,500); ratio 1.49"},
 		// 2.6 x 1KiB = 52,260 51,480 53,300: 16KiB wins 1+2+0 = 3 pairs (p = 0.8), the
-		// opposite 6 (p = 0.35); medians 52,000 < 52,260
+		// opposite 6 (p = 0.35); medians 52,000 < 52,260. The noise floor (as for every claim
+		// on these two sides, 3 vs 3 needs all 9 pairs): 16KiB's deviations from its median
+		// are ln(51,000/52,000) = -0.01942, 0, ln(53,100/52,000) = 0.02093; 1KiB's ln(19,800/
+		// 20,100) = -0.01504, 0, ln(20,500/20,100) = 0.01971; 16KiB lifted by r beats every
+		// 1KiB value once ln r > 0.01971 + 0.01942: r = 1.0399, 3.99%. The medians differ by
+		// 52,260/52,000 = 0.5%.
 		{"throughput(batch=16KiB) > 2.6 x throughput(batch=1KiB)",
 			"inconclusive: records_per_sec(batch=16KiB) = 52,000 records/s (median of 3, 51,000-53,100) > " +
 				"2.6 x records_per_sec(batch=1KiB) = 2.6 x 20,100 records/s (median of 3, 19,800-20,500); " +
 				"ratio 2.59 (90% interval 2.49-2.68); neither the claim (one-sided Mann-Whitney p = 0.8) nor its opposite " +
-				"(p = 0.35) reaches p <= 0.05 with 3 vs 3 repeats; the medians point to refuted"},
+				"(p = 0.35) reaches p <= 0.05 with 3 vs 3 repeats; the medians point to refuted; this run could detect a difference of 3.99% or more; the medians differ by 0.5%, less than that: the effect, if any, is small for this noise"},
 		{"throughput(n=5) > 90",
 			"confirmed: records_per_sec(n=5) = 120 records/s (median of 5, 100-140) > 90; one-sided sign test p = 0.031, 5 repeats"},
 		{"throughput(batch=3KiB) > 1",
@@ -173,11 +178,11 @@ func TestEvaluateAggregate(t *testing.T) {
 		// 1, 2, 3 every pair is won: 3 vs 3, p = 0.05
 		{"mean(mbps(a=1)) > mbps(a=2)",
 			"confirmed: mean(mb_per_sec(a=1)) = 40 MiB/s (median of 3 rounds, 20-50) > mb_per_sec(a=2) = 2 MiB/s " +
-				"(median of 3, 1-3); ratio 20.00 (90% interval 6.67-50.00); one-sided Mann-Whitney p = 0.05, 3 rounds vs 3 repeats"},
+				"(median of 3, 1-3); ratio 20.00 (90% interval 6.67-50.00); one-sided Mann-Whitney p = 0.05, 3 rounds vs 3 repeats; this run could detect a difference of 200% or more"},
 		// max per round: 30, 50, 60
 		{"max(p99(a=1)) > p99(a=2)",
 			"confirmed: max(p99(a=1)) = 50 ms (median of 3 rounds, 30-60) > p99(a=2) = 2 ms " +
-				"(median of 3, 1-3); ratio 25.00 (90% interval 10.00-60.00); one-sided Mann-Whitney p = 0.05, 3 rounds vs 3 repeats"},
+				"(median of 3, 1-3); ratio 25.00 (90% interval 10.00-60.00); one-sided Mann-Whitney p = 0.05, 3 rounds vs 3 repeats; this run could detect a difference of 150% or more"},
 		{"mean(mbps(b=x)) > 1",
 			"inconclusive: mean(mb_per_sec(b=x)): scenario a=3,b=x has no valid repeat"},
 		{"mean(mbps(a=1)) > mbps(b=x,a=1)",

@@ -219,6 +219,11 @@ type Verdict struct {
 	// Outcome is confirmed, refuted, inconclusive, or invalid (the claim does not parse).
 	Outcome  string `json:"outcome"`
 	Sentence string `json:"sentence"`
+	// DetectablePct is the smallest difference between the sides this run could have
+	// shown, in percent (0 against a constant, or when the repeats are too few); Alpha the
+	// level the verdict was tested at.
+	DetectablePct float64 `json:"detectable_pct,omitempty"`
+	Alpha         float64 `json:"alpha,omitempty"`
 }
 
 // ReferenceRow sets one published figure beside ours.

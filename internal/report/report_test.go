@@ -93,7 +93,7 @@ func TestBuildFromFixture(t *testing.T) {
 }
 
 func TestInvalidHypothesis(t *testing.T) {
-	v := verdicts([]string{"throughput(a=1) >"}, nil)
+	v := verdicts([]string{"throughput(a=1) >"}, nil, 0.05)
 	if len(v) != 1 || v[0].Outcome != "invalid" || v[0].Sentence == "" {
 		t.Errorf("verdicts = %+v", v)
 	}

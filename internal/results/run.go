@@ -20,6 +20,9 @@ type Run struct {
 	// Order is the order the repeats ran in; nil in runs made before it was recorded,
 	// which ran each scenario's repeats back to back in the study's order.
 	Order *Order `json:"order,omitempty"`
+	// Looks, for a study with a range of repeats, is its stopping rule and why it stopped;
+	// nil for a fixed count.
+	Looks *Looks `json:"looks,omitempty"`
 	// Hypotheses are the study's claims, in the claim syntax, evaluated by the report.
 	Hypotheses  []string    `json:"hypotheses,omitempty"`
 	Reference   *Reference  `json:"reference,omitempty"`
@@ -167,4 +170,17 @@ type Reference struct {
 	Figures map[string]map[string]float64 `json:"figures"`
 	// Notes are the source's own conclusions in words; the hypotheses carry them as claims.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// Looks is a run with a range of repeats: every scenario ran MinRepeats rounds, then a
+// round more while a hypothesis was undecided, up to MaxRepeats. Each look (after each
+// round from MinRepeats on) tests the hypotheses at Alpha, the verdicts' level split over
+// the planned looks, and the report's verdicts use it too.
+type Looks struct {
+	MinRepeats int     `json:"min_repeats"`
+	MaxRepeats int     `json:"max_repeats"`
+	Alpha      float64 `json:"alpha"`
+	// Rounds is the rounds run; Stopped says why no more ran.
+	Rounds  int    `json:"rounds,omitempty"`
+	Stopped string `json:"stopped,omitempty"`
 }

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/stats"
 	"github.com/kbench/kbench/internal/study"
 )
 
@@ -25,6 +27,10 @@ func newRun(plan *study.Plan, version string) *results.Run {
 	}
 	for _, h := range plan.Hypotheses {
 		run.Hypotheses = append(run.Hypotheses, h.Text)
+	}
+	if plan.MinRepeats > 0 {
+		run.Looks = &results.Looks{MinRepeats: plan.MinRepeats, MaxRepeats: plan.Repeats,
+			Alpha: stats.LookAlpha(claim.Alpha, plan.Looks())}
 	}
 	if len(plan.Reference.Scenarios) > 0 {
 		ref := &results.Reference{Source: plan.Reference.Source, Figures: map[string]map[string]float64{}}

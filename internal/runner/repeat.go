@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kbench/kbench/internal/agent"
+	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/report"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -55,7 +58,7 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 		}
 	}
 	r.progress.setClustersLeft(max(len(pending)-1, 0))
-	for _, step := range steps {
+	for i, step := range steps {
 		sc, n := r.plan.Scenarios[step.Index], step.Repeat
 		if slices.Contains(done[step.Index], n) {
 			r.progress.skip()
@@ -99,8 +102,46 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 		if err := sleep(ctx, r.plan.Cooldown); err != nil {
 			return err
 		}
+		roundEnds := i == len(steps)-1 || steps[i+1].Repeat != step.Repeat
+		if roundEnds && r.plan.MinRepeats > 0 {
+			stop, err := r.look(run, step.Repeat)
+			if err != nil || stop {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// look is a run with a range of repeats looking at its hypotheses after round n: from
+// MinRepeats on, when every hypothesis is confirmed or refuted at the look's level, no
+// round more runs. run.json records the rounds and why they stopped.
+func (r *runner) look(run *results.Run, n int) (stop bool, err error) {
+	lk := run.Looks
+	lk.Rounds = n
+	switch {
+	case n >= lk.MaxRepeats:
+		lk.Stopped = fmt.Sprintf("ran the most repeats, %d", lk.MaxRepeats)
+	case n >= lk.MinRepeats:
+		rd, err := results.Read(r.dir)
+		if err != nil {
+			return false, err
+		}
+		var open []string
+		for _, v := range report.Verdicts(rd, lk.Alpha) {
+			if v.Outcome != string(claim.Confirmed) && v.Outcome != string(claim.Refuted) {
+				open = append(open, v.Hypothesis)
+			}
+		}
+		if len(open) == 0 {
+			lk.Stopped = fmt.Sprintf("every hypothesis decided after round %d", n)
+			stop = true
+		} else {
+			fmt.Fprintf(r.opts.Log, "round %d: %d of %d hypotheses undecided at p <= %s; another round\n",
+				n, len(open), len(run.Hypotheses), strconv.FormatFloat(lk.Alpha, 'g', 3, 64))
+		}
+	}
+	return stop, results.WriteRun(r.dir, run)
 }
 
 // runRepeat runs one repeat on a fresh topic. Failures become an invalid repeat with the

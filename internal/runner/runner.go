@@ -102,6 +102,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	if err := refuseShapes(opts); err != nil {
 		return nil, err
 	}
+	if plan.MinRepeats > 0 && plan.VariesShape() {
+		return nil, fmt.Errorf("study %s: a range of repeats adds rounds on one cluster; this study varies the cluster's shape: give repeats a fixed count", plan.Name)
+	}
 	if err := refuseAgents(opts); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/claim"
+	"github.com/kbench/kbench/internal/stats"
 )
 
 // Describe writes the plan as people read it before a run (kbench run --dry-run): the
@@ -23,8 +24,13 @@ func (p *Plan) Describe(w io.Writer) error {
 		fmt.Fprintf(&b, "source: %s\n", p.Source)
 	}
 	fmt.Fprintf(&b, "cluster: %s\n", p.Cluster.describe())
-	fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d repeat%s\n",
-		p.Warmup, p.Cooldown, p.Repeats, plural(p.Repeats))
+	if p.MinRepeats > 0 {
+		fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d to %d repeats: a round more while a hypothesis is undecided, each of the %d looks tested at p <= %s (the estimate is the most)\n",
+			p.Warmup, p.Cooldown, p.MinRepeats, p.Repeats, p.Looks(), strconv.FormatFloat(stats.LookAlpha(0.05, p.Looks()), 'g', 3, 64))
+	} else {
+		fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d repeat%s\n",
+			p.Warmup, p.Cooldown, p.Repeats, plural(p.Repeats))
+	}
 	fmt.Fprintf(&b, "\n%d scenario%s:\n", len(p.Scenarios), plural(len(p.Scenarios)))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  #\tid\ttopic\tload\testimate")

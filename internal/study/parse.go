@@ -104,7 +104,7 @@ func (p *parsed) top(n *yaml.Node) error {
 		"source":      func(_, v *yaml.Node) error { return d.str(v, "source", &pl.Source) },
 		"notes":       func(_, v *yaml.Node) error { return p.notes(v) },
 		"cluster":     func(_, v *yaml.Node) error { clusterNode = v; return nil },
-		"repeats":     func(_, v *yaml.Node) error { return d.integer(v, "repeats", 1, &pl.Repeats) },
+		"repeats":     func(_, v *yaml.Node) error { return p.repeats(v) },
 		"warmup":      func(_, v *yaml.Node) error { return d.duration(v, "warmup", &pl.Warmup) },
 		"cooldown":    func(_, v *yaml.Node) error { return d.duration(v, "cooldown", &pl.Cooldown) },
 		"defaults":    func(_, v *yaml.Node) error { defaultsNode = v; return nil },
@@ -469,4 +469,28 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// repeats reads "repeats: 5" (a fixed count) or "repeats: {min: 3, max: 10}": rounds are added
+// after min while a hypothesis is undecided, up to max (see Plan.MinRepeats).
+func (p *parsed) repeats(v *yaml.Node) error {
+	d, pl := p.d, &p.plan
+	if v.Kind != yaml.MappingNode {
+		return d.integer(v, "repeats", 1, &pl.Repeats)
+	}
+	var lo, hi int
+	err := d.mapping(v, "repeats", map[string]func(_, v *yaml.Node) error{
+		"min": func(_, v *yaml.Node) error { return d.integer(v, "repeats.min", 1, &lo) },
+		"max": func(_, v *yaml.Node) error { return d.integer(v, "repeats.max", 1, &hi) },
+	})
+	switch {
+	case err != nil:
+		return err
+	case lo == 0 || hi == 0:
+		return d.errorf(v, "repeats", "a range needs both min and max, e.g. {min: 3, max: 10}")
+	case hi < lo:
+		return d.errorf(v, "repeats.max", "%d is below min %d", hi, lo)
+	}
+	pl.Repeats, pl.MinRepeats = hi, lo
+	return nil
 }

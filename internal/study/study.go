@@ -33,8 +33,14 @@ type Plan struct {
 	File string
 	// Cluster is where the scenarios run.
 	Cluster Cluster
-	// Repeats is how many times each scenario runs (default 3).
+	// Repeats is how many times each scenario runs (default 3); with MinRepeats, at most.
 	Repeats int
+	// MinRepeats, when above zero, makes the repeats a range: every scenario runs
+	// MinRepeats rounds, then a round more while a hypothesis is undecided, up to Repeats.
+	// Each round from MinRepeats on is a look at the data, and each look tests at
+	// stats.LookAlpha of the verdicts' level, so that looking again cannot inflate the
+	// false-positive rate (see Looks).
+	MinRepeats int
 	// Warmup is the unmeasured load before each measured window (default 5s).
 	Warmup time.Duration
 	// Cooldown is the pause after each measured window (default 2s).
@@ -291,4 +297,13 @@ func (v Verify) Estimate() time.Duration {
 		return 0
 	}
 	return v.Duration + verifyOverhead
+}
+
+// Looks is how many times a run with a range of repeats looks at its hypotheses: once after
+// each round from MinRepeats to Repeats; 1 for a fixed count.
+func (p *Plan) Looks() int {
+	if p.MinRepeats <= 0 {
+		return 1
+	}
+	return p.Repeats - p.MinRepeats + 1
 }

@@ -67,6 +67,10 @@ func TestCompareCommand(t *testing.T) {
 	base := writeRun(t, 1, 1000)
 	invalid := func(r *results.Repeat) { r.Validity = results.Validity{Reasons: []string{"lost 3 records"}} }
 	smaller := func(r *results.Repeat) { r.Workload.RecordSize = 50 }
+	// B's repeats of acks-all spread +-40%: the rank test could see only a drop of about 30%
+	// or more (every A repeat, the lowest about 0.98 of A's median, must beat B's highest,
+	// 1.4 of B's: a/b > 1.4/0.98, a drop of 1 - 0.98/1.4; the seeded values give 29%).
+	noisy := func(r *results.Repeat) { r.Summary.RecordsPerSec *= []float64{0.6, 1.0, 1.4}[r.Repeat-1] }
 	for _, tc := range []struct {
 		name string
 		rate float64
@@ -87,6 +91,9 @@ func TestCompareCommand(t *testing.T) {
 		{name: "other record size", rate: 1000, edit: smaller, args: []string{"--fail-on-regression", "10"},
 			code: exitNotComparable, want: "not judged, B ran a different workload or cluster: acks-all; pass --allow-different"},
 		{name: "other record size allowed", rate: 1000, edit: smaller, args: []string{"--fail-on-regression", "10", "--allow-different"}},
+		{name: "noisy B", rate: 1000, edit: noisy, args: []string{"--fail-on-regression", "10"},
+			code: exitBlind, want: "could not have shown one that small: acks-all records/s (29% or more)"},
+		{name: "noisy B allowed", rate: 1000, edit: noisy, args: []string{"--fail-on-regression", "10", "--allow-blind"}},
 		{name: "slower on other record size", rate: 500, edit: smaller, args: []string{"--fail-on-regression", "10"},
 			code: exitRegression, want: "acks-1 records/s -"}, // acks-1 still judged, acks-all not
 	} {

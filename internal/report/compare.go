@@ -7,7 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/stats"
 )
 
 // compareMetrics are the figures Compare sets side by side; higherBetter says which way is
@@ -26,13 +28,15 @@ var compareMetrics = []struct {
 	{"client_cpu_per_million", "client CPU s/M", false, func(r Row) Stat { return r.ClientCPUPerM }},
 }
 
-// Significance marks of a delta.
+// Significance marks of a delta, from the one-sided rank tests the verdicts use.
 const (
-	// Significant: the repeats of the two runs do not overlap.
+	// Significant: one run's repeats beat the other's by the exact one-sided Mann-Whitney
+	// test at p <= claim.Alpha, either way.
 	Significant = "*"
-	// WithinNoise: the repeats' ranges overlap, so the delta may be noise.
+	// WithinNoise: neither way reaches it, so the delta may be noise.
 	WithinNoise = "~"
-	// Unknown: a run has a single valid repeat, so its spread is unknown.
+	// Unknown: too few repeats for the test to reach p <= claim.Alpha at all (fewer than
+	// 3 against 3).
 	Unknown = "?"
 )
 
@@ -54,6 +58,11 @@ type Delta struct {
 	Worse float64 `json:"worse"`
 	// Differs is set when the scenario ran a different workload or cluster in B.
 	Differs bool `json:"differs,omitempty"`
+	// PWorse is the one-sided rank test's p-value for "B is worse than A" (1 when it cannot
+	// run); Detectable the smallest worsening these repeats could have shown at
+	// claim.Alpha, relative like Worse (0.18), 0 when they could show none.
+	PWorse     float64 `json:"p_worse"`
+	Detectable float64 `json:"detectable"`
 }
 
 // Broken is a scenario with valid results in A and none in B: the worst regression there is.
@@ -165,7 +174,8 @@ func scenarioDeltas(ra, rb Row, differs, allow bool) []Delta {
 			continue
 		}
 		d := Delta{Scenario: ra.ID, Metric: m.name, Label: m.label, A: sa, B: sb,
-			Change: change(sa.Median, sb.Median), Mark: significance(sa, sb), Differs: differs}
+			Change: change(sa.Median, sb.Median), Differs: differs}
+		d.Mark, d.PWorse, d.Detectable = judgeDelta(metricValues(ra, m.name), metricValues(rb, m.name), m.higherBetter)
 		if differs && !allow {
 			d.Mark = Differs
 		}
@@ -190,29 +200,75 @@ func invalidText(reps []InvalidRepeat) string {
 	return strings.Join(parts, "; ")
 }
 
-// significance marks a delta: significant when the two runs' repeat ranges do not overlap.
-func significance(a, b Stat) string {
-	switch {
-	case a.N < 2 || b.N < 2:
-		return Unknown
-	case a.Max < b.Min || b.Max < a.Min:
-		return Significant
+// metricValues are a scenario's valid repeats' values of a figure.
+func metricValues(r Row, name string) []float64 {
+	var out []float64
+	for _, rep := range r.repeatsForPlot {
+		if v, ok := metric(rep, name); ok {
+			out = append(out, v)
+		}
 	}
-	return WithinNoise
+	return out
 }
 
-// Regressions returns the deltas worse than limit (0.05 for 5%), leaving out those whose
-// repeats overlap (marked WithinNoise): with a spread known, only a change beyond it counts.
-// A delta across a different workload or cluster never counts unless AllowDifferent.
+// judgeDelta tests B against A with the verdicts' statistics: the exact one-sided
+// Mann-Whitney test each way (the mark), its p-value for "B worse", and the noise floor of
+// a worsening (stats.DetectableRatio, as a relative change: a throughput ratio r is a drop
+// of 1 - 1/r, a latency ratio a rise of r - 1).
+func judgeDelta(a, b []float64, higherBetter bool) (mark string, pWorse, detectable float64) {
+	if stats.MinWins(len(a), len(b), claim.Alpha) == 0 {
+		return Unknown, 1, 0
+	}
+	tail := func(x, y []float64) float64 { return stats.MannWhitneyTail(len(x), len(y), stats.Wins(x, y, false)) }
+	better, worse := a, b // B worse: B below A (throughput) or above it (latency, CPU)
+	if !higherBetter {
+		better, worse = b, a
+	}
+	// "better beats worse" is "B is worse"; the opposite is "B is better".
+	pWorse, pBetter := tail(better, worse), tail(worse, better)
+	mark = WithinNoise
+	if pWorse <= claim.Alpha*(1+1e-9) || pBetter <= claim.Alpha*(1+1e-9) {
+		mark = Significant
+	}
+	if r, ok := stats.DetectableRatio(worse, better, claim.Alpha); ok {
+		if higherBetter {
+			detectable = 1 - 1/r
+		} else {
+			detectable = r - 1
+		}
+	}
+	return mark, pWorse, detectable
+}
+
+// Regressions returns the deltas worse than limit (0.05 for 5%) whose repeats show it: the
+// one-sided rank test of "B is worse" at p <= claim.Alpha, as a verdict would. A delta
+// across a different workload or cluster never counts unless AllowDifferent.
 func (c *Comparison) Regressions(limit float64) []Delta {
 	var out []Delta
 	for _, d := range c.Deltas {
-		if d.Worse > limit && d.Mark != WithinNoise && (!d.Differs || c.AllowDifferent) {
+		if d.Worse > limit && d.PWorse <= claim.Alpha*(1+1e-9) && c.judged(d) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
+
+// Blind returns the judged deltas that could not have shown a worsening of limit: their
+// noise floor is above it, or their repeats too few for any. A gate that passes them has
+// not looked.
+func (c *Comparison) Blind(limit float64) []Delta {
+	var out []Delta
+	for _, d := range c.Deltas {
+		// A figure at zero in a run was not measured there (no CPU sampled): nothing to see.
+		measured := d.A.Median > 0 && d.B.Median > 0
+		if c.judged(d) && measured && (d.Detectable == 0 || d.Detectable > limit) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (c *Comparison) judged(d Delta) bool { return !d.Differs || c.AllowDifferent }
 
 // BrokenRegressions returns the broken scenarios that count as regressions: all of them,
 // except one whose workload or cluster differs in B, unless AllowDifferent.
@@ -250,9 +306,9 @@ func (c *Comparison) NotJudged() []string {
 func (c *Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "A: %s\nB: %s\n\n", c.A, c.B)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tmetric\tA\tB\tchange\t\t")
+	fmt.Fprintln(tw, "scenario\tmetric\tA\tB\tchange\t\tcould see\t")
 	for _, d := range c.Deltas {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Scenario, d.Label, statText(d.A), statText(d.B), pct(d.Change), d.Mark)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Scenario, d.Label, statText(d.A), statText(d.B), pct(d.Change), d.Mark, floorText(d.Detectable))
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("unable to write comparison: %w", err)
@@ -279,7 +335,15 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	if len(c.OnlyB) > 0 {
 		fmt.Fprintf(w, "\nonly in B: %s\n", strings.Join(c.OnlyB, ", "))
 	}
-	_, err := fmt.Fprintf(w, "\n%s the repeats do not overlap (significant)   %s they overlap (may be noise)   %s one repeat only (spread unknown)   %s workload or cluster differs (not judged)\n",
-		Significant, WithinNoise, Unknown, Differs)
+	_, err := fmt.Fprintf(w, "\n%s one run's repeats beat the other's (rank test, p <= %g)   %s they do not (may be noise)   %s too few repeats to tell   %s workload or cluster differs (not judged)\ncould see: the smallest worsening these repeats could have shown at that level\n",
+		Significant, claim.Alpha, WithinNoise, Unknown, Differs)
 	return err
+}
+
+// floorText is a noise floor: "≥ 18%", "none" when the repeats can show no change.
+func floorText(d float64) string {
+	if d == 0 {
+		return "none"
+	}
+	return "≥ " + strings.TrimPrefix(pct(d), "+")
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -74,18 +75,30 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestSignificance(t *testing.T) {
+func TestJudgeDelta(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		a, b Stat
-		want string
+		name         string
+		a, b         []float64
+		higherBetter bool
+		mark         string
+		pWorse       float64
+		detectable   float64
 	}{
-		{"apart", Stat{N: 3, Min: 1, Max: 2}, Stat{N: 3, Min: 3, Max: 4}, Significant},
-		{"overlapping", Stat{N: 3, Min: 1, Max: 3}, Stat{N: 3, Min: 2, Max: 4}, WithinNoise},
-		{"one repeat", Stat{N: 1, Min: 1, Max: 1}, Stat{N: 3, Min: 3, Max: 4}, Unknown},
+		// B's three repeats all below A's: B worse, p = 1/20. Floor: each side's deviations
+		// from its median are 0 and +-10% (ln 0.9, 0, ln 1.1); A above B needs A's lowest
+		// (0.9 a) above B's highest (1.1 b): a/b > 1.1/0.9, a drop of 1 - 0.9/1.1 = 18.2%.
+		{"apart, throughput", []float64{90, 100, 110}, []float64{45, 50, 55}, true, Significant, 0.05, 1 - 0.9/1.1},
+		// Latency: B above A is worse: a rise of 1.1/0.9 - 1 = 22.2%.
+		{"apart, latency", []float64{9, 10, 11}, []float64{18, 20, 22}, false, Significant, 0.05, 1.1/0.9 - 1},
+		// Overlapping: A beats B in 6 pairs of 9 (p(B worse) = P(U >= 6) = 7/20). Floor: B's
+		// deviations ln(85/95), 0, ln(105/95); A above B needs a/b > (105/95)/0.9: a drop of
+		// 1 - 0.9 x 95/105.
+		{"overlapping", []float64{90, 100, 110}, []float64{85, 95, 105}, true, WithinNoise, 0.35, 1 - 0.9*95/105},
+		{"two repeats", []float64{90, 100}, []float64{45, 50}, true, Unknown, 1, 0},
 	} {
-		if got := significance(tc.a, tc.b); got != tc.want {
-			t.Errorf("%s: significance = %q, want %q", tc.name, got, tc.want)
+		mark, p, d := judgeDelta(tc.a, tc.b, tc.higherBetter)
+		if mark != tc.mark || math.Abs(p-tc.pWorse) > 1e-9 || math.Abs(d-tc.detectable) > 1e-9 {
+			t.Errorf("%s: %q p %v floor %v, want %q %v %v", tc.name, mark, p, d, tc.mark, tc.pWorse, tc.detectable)
 		}
 	}
 }

@@ -185,6 +185,9 @@ func warnings(rd *results.RunDir, m *Model, spreadLimit float64) []string {
 	if n := brokerNote(rd, m); n != "" {
 		w = append(w, n)
 	}
+	if n := windowNote(rows); n != "" {
+		w = append(w, n)
+	}
 	w = append(w, driftNotes(rows)...)
 	return append(w, latencyNotes(rows)...)
 }

@@ -21,7 +21,8 @@ type Repeat struct {
 	Latency map[string][]Bucket `json:"latency,omitempty"`
 	// Client has one row per second of the measured window.
 	Client []ClientRow `json:"client,omitempty"`
-	// Brokers has one row per second and broker (and rows with Broker "host" for the host).
+	// Brokers has one row per sample (every half second; every second in older runs) and
+	// broker, and rows with Broker "host" for the host.
 	Brokers       []SeriesRow     `json:"brokers,omitempty"`
 	BrokerSummary []BrokerSummary `json:"broker_summary,omitempty"`
 	Validity      Validity        `json:"validity"`

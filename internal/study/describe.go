@@ -38,6 +38,15 @@ func (p *Plan) Describe(w io.Writer) error {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", i+1, s.ID, s.Topic.describe(), s.describeLoad(), roundDuration(p.scenarioDuration(s)))
 	}
 	tw.Flush()
+	var short []string
+	for i, s := range p.Scenarios {
+		if why := s.ShortWindow(); why != "" {
+			short = append(short, fmt.Sprintf("  %d %s: %s\n", i+1, s.ID, why))
+		}
+	}
+	if len(short) > 0 {
+		fmt.Fprintf(&b, "\nwindows too short for what they measure (lengthen the scenario's records or duration):\n%s", strings.Join(short, ""))
+	}
 	p.describeGroups(&b)
 	if len(p.Hypotheses) > 0 {
 		fmt.Fprintf(&b, "\nhypotheses:\n")

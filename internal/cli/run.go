@@ -32,6 +32,7 @@ func newRunCommand() *cobra.Command {
 		commandConfig string
 		metricsURLs   []string
 		maxRate       float64
+		maxDuration   time.Duration
 		allowGroups   []string
 		yes           bool
 		runsDir       string
@@ -107,7 +108,13 @@ Examples:
 			if err != nil {
 				return err
 			}
-			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed,
+			if maxDuration < 0 {
+				return fmt.Errorf("--max-duration %v is negative", maxDuration)
+			}
+			if maxDuration > 0 && plan.MinRepeats == 0 {
+				return fmt.Errorf("--max-duration %v: the study's repeats are a fixed count (%d); give it a range, e.g. repeats: {min: 3, max: 10}", maxDuration, plan.Repeats)
+			}
+			opts := runner.Options{Plan: plan, StudyText: text, RunsDir: runsDir, ResumeDir: resume, MaxRate: maxRate, Seed: seed, MaxDuration: maxDuration,
 				AllowExistingGroups: allowGroups, Agents: af.agents, AgentTimeout: af.timeout,
 				Progress: cmd.OutOrStdout(), Terminal: isTerminal(os.Stdout), Log: cmd.ErrOrStderr(), Version: Version}
 			if plan.Cluster.Network != nil || plan.Cluster.BrokerNetwork != nil {
@@ -138,6 +145,7 @@ Examples:
 	f.StringVar(&commandConfig, "command-config", "", "client properties file (security settings) for --bootstrap-server")
 	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker in node-id order (external clusters; brokers without one are measured from the clients only)")
 	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
+	f.DurationVar(&maxDuration, "max-duration", 0, "with a range of repeats, start no round that would end after this budget (0: none)")
 	f.StringArrayVar(&allowGroups, "allow-existing-group", nil, "let the study's consumer group NAME be one that exists on the cluster (never deleted); once per group")
 	af.register(f)
 	f.BoolVar(&yes, "yes", false, "do not ask before loading a cluster kbench did not start")

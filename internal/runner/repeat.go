@@ -59,6 +59,7 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 		}
 	}
 	r.progress.setClustersLeft(max(len(pending)-1, 0))
+	started, roundStart := time.Now(), time.Now()
 	for i, step := range steps {
 		sc, n := r.plan.Scenarios[step.Index], step.Repeat
 		if slices.Contains(done[step.Index], n) {
@@ -105,10 +106,13 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 		}
 		roundEnds := i == len(steps)-1 || steps[i+1].Repeat != step.Repeat
 		if roundEnds && r.plan.MinRepeats > 0 {
-			stop, err := r.look(run, step.Repeat)
+			// The next round is assumed to take as long as this one.
+			budgetLeft := r.opts.MaxDuration == 0 || time.Since(started)+time.Since(roundStart) <= r.opts.MaxDuration
+			stop, err := r.look(run, step.Repeat, budgetLeft)
 			if err != nil || stop {
 				return err
 			}
+			roundStart = time.Now()
 		}
 	}
 	return nil
@@ -117,12 +121,15 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 // look is a run with a range of repeats looking at its hypotheses after round n: from
 // MinRepeats on, when every hypothesis is confirmed or refuted at the look's level, no
 // round more runs. run.json records the rounds and why they stopped.
-func (r *runner) look(run *results.Run, n int) (stop bool, err error) {
+func (r *runner) look(run *results.Run, n int, budgetLeft bool) (stop bool, err error) {
 	lk := run.Looks
 	lk.Rounds = n
 	switch {
 	case n >= lk.MaxRepeats:
 		lk.Stopped = fmt.Sprintf("ran the most repeats, %d", lk.MaxRepeats)
+	case n >= lk.MinRepeats && !budgetLeft:
+		lk.Stopped = fmt.Sprintf("--max-duration %v would end during round %d", r.opts.MaxDuration, n+1)
+		stop = true
 	case n >= lk.MinRepeats:
 		rd, err := results.Read(r.dir)
 		if err != nil {

@@ -21,6 +21,9 @@ import (
 
 // Options describe one run of a study.
 type Options struct {
+	// MaxDuration, for a study with a range of repeats, stops adding rounds when the next
+	// would end after it (0: none).
+	MaxDuration time.Duration
 	// Plan is the loaded study; StudyText its file, copied into the run directory.
 	Plan      *study.Plan
 	StudyText []byte

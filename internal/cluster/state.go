@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/atomicfile"
 	"github.com/kbench/kbench/internal/flavor"
 	"github.com/kbench/kbench/internal/redact"
 )
@@ -127,9 +128,8 @@ func (c *Cluster) save() error {
 		return err
 	}
 	path := filepath.Join(c.state.Dir, stateFile)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(path, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write cluster state: %w", err)
 	}
-	return os.Rename(tmp, path)
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/kbench/kbench/internal/atomicfile"
 )
 
 // validID is the shape of a scenario ID: it becomes a directory name.
@@ -101,30 +103,5 @@ func writeJSON(path string, v any) error {
 	return WriteFileAtomic(path, append(b, '\n'))
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so readers see either the old file or the whole new one, never a partial file.
-func WriteFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("unable to write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("unable to write %s: %w", path, err)
-	}
-	return nil
-}
+// WriteFileAtomic writes data to path atomically (see atomicfile).
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data, 0o644) }

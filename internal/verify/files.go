@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/kbench/kbench/internal/atomicfile"
 )
 
 // The files of a verify run directory.
@@ -150,14 +152,7 @@ func WriteResult(dir string, res *Result) error {
 	if err != nil {
 		return fmt.Errorf("unable to encode %s: %w", ResultFile, err)
 	}
-	tmp := filepath.Join(dir, ResultFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("unable to write %s: %w", ResultFile, err)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, ResultFile)); err != nil {
-		return fmt.Errorf("unable to write %s: %w", ResultFile, err)
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, ResultFile), append(b, '\n'), 0o644)
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

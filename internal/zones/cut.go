@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"os"
+
+	"github.com/kbench/kbench/internal/atomicfile"
 )
 
 // Cut cuts route name, or mends it (cut false): while cut, its open connections are closed
@@ -62,11 +64,10 @@ type cutJSON struct {
 // path for a proxy process to read on SIGHUP.
 func WriteCutFile(path string, routes []string) error {
 	data, _ := json.Marshal(cutJSON{Cut: append([]string{}, routes...)})
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write proxy cut: %w", err)
 	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 // ReadCutFile reads the routes written by WriteCutFile.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/kbench/kbench/internal/atomicfile"
 )
 
 // LinkFile and BrokerLinkFile are the files, in the proxy process's working directory,
@@ -23,11 +25,10 @@ type linkJSON struct {
 // WriteLinkFile writes l to path for a proxy process to read on SIGHUP.
 func WriteLinkFile(path string, l Link) error {
 	data, _ := json.Marshal(linkJSON{RTT: l.RTT.String(), Bandwidth: l.Bandwidth})
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write proxy link: %w", err)
 	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 // ReadLinkFile reads and validates a link written by WriteLinkFile.

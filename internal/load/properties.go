@@ -3,13 +3,13 @@ package load
 import (
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/redact"
 	"github.com/kbench/kbench/internal/settings"
 )
 
@@ -46,7 +46,7 @@ type ClientSettings struct {
 	// applies options in order). Seed brokers are not included (see Bootstrap).
 	Opts []kgo.Opt
 	// Effective maps every Java property the engine applies to the value in force, defaults
-	// included, secrets replaced by "[hidden]". It is recorded with every result; a property
+	// included, secrets hidden by internal/redact. It is recorded with every result; a property
 	// the engine does not apply is never in it (see Warnings).
 	Effective map[string]string
 	// Warnings name properties that were accepted but not applied, and settings changed by
@@ -78,22 +78,12 @@ func ParseProperties(role Role, props map[string]string) (*ClientSettings, error
 	}
 	s.Effective = map[string]string{}
 	for k, v := range r.Values {
-		if p, _ := settings.Lookup(role.settingsRole(), k); p.Secret {
-			v = redact(k, v)
+		if p, _ := settings.Lookup(role.settingsRole(), k); p.Secret || redact.IsSecret(k) {
+			v = redact.Secret(k, v)
 		}
 		s.Effective[k] = v
 	}
 	return s, nil
-}
-
-var jaasPassword = regexp.MustCompile(`(?i)(password\s*=\s*)("[^"]*"|\S+)`)
-
-// redact hides the secret parts of a property value.
-func redact(name, v string) string {
-	if name == "sasl.jaas.config" {
-		return jaasPassword.ReplaceAllString(v, `${1}"[hidden]"`)
-	}
-	return "[hidden]"
 }
 
 // settingsBuilder turns resolved properties into kgo options. Every read goes through

@@ -45,7 +45,7 @@ func TestParsePropertiesProducer(t *testing.T) {
 			"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "SCRAM-SHA-512",
 			"sasl.jaas.config": `org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="s3cret";`},
 			wantIdem: true,
-			wantEff:  map[string]string{"sasl.jaas.config": `org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="[hidden]";`}},
+			wantEff:  map[string]string{"sasl.jaas.config": `org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="[redacted]";`}},
 		{name: "JKS trust store refused", props: map[string]string{"security.protocol": "SSL", "ssl.truststore.location": "/x.jks"},
 			wantError: "kbench reads PEM trust stores"},
 		{name: "unknown SASL mechanism", props: map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "GSSAPI",

@@ -64,6 +64,19 @@ func Value(name, value string) string {
 	return Marker
 }
 
+// Secret returns value as it may be shown when the property called name is known to be
+// secret (a catalogue says so) whatever its name: a JAAS config masked (see JAAS), any other
+// non-empty value Marker.
+func Secret(name, value string) string {
+	if value == "" {
+		return value
+	}
+	if strings.HasSuffix(strings.ToLower(name), "sasl.jaas.config") {
+		return JAAS(value)
+	}
+	return Marker
+}
+
 // Map returns a copy of props with every secret value redacted (see Value). A nil map
 // stays nil.
 func Map(props map[string]string) map[string]string {

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // control is one party's client on the control topic(s): it sends its messages keyed by its
@@ -34,9 +35,7 @@ func connection(props map[string]string) map[string]string {
 	return out
 }
 
-func isConnection(k string) bool {
-	return strings.HasPrefix(k, "security.") || strings.HasPrefix(k, "sasl.") || strings.HasPrefix(k, "ssl.") || k == "bootstrap.servers"
-}
+func isConnection(k string) bool { return settings.IsConnection(k) || k == "bootstrap.servers" }
 
 // controlMaxMessage is the largest control message: under the brokers' default
 // message.max.bytes (1,048,588).

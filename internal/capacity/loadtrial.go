@@ -3,12 +3,12 @@ package capacity
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // Load runs the trials of a search on a real cluster through a load.Driver (producers on
@@ -67,12 +67,13 @@ func StartLoad(ctx context.Context, d, probes load.Driver, pcfg load.ProducerCon
 // connectionProperties are the producer properties a consumer of the same cluster needs:
 // where and how to connect, not how to produce.
 func connectionProperties(props map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range props {
-		for _, p := range []string{"bootstrap.servers", "security.", "sasl.", "ssl.", "client.dns.lookup"} {
-			if strings.HasPrefix(k, p) {
-				out[k] = v
+	out := settings.Connection(props)
+	for _, k := range []string{"bootstrap.servers", "client.dns.lookup"} {
+		if v, ok := props[k]; ok {
+			if out == nil {
+				out = map[string]string{}
 			}
+			out[k] = v
 		}
 	}
 	return out

@@ -22,6 +22,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // Timeout bounds a whole check: the issue the package exists for is a verb that hangs.
@@ -141,12 +142,7 @@ func Check(ctx context.Context, bootstrap string, props map[string]string, need 
 // parseSecurity reads the connection settings out of props and turns them into kgo options
 // through the load package, so the check connects exactly as the load will.
 func parseSecurity(props map[string]string) (security, []kgo.Opt, error) {
-	conn := map[string]string{}
-	for k, v := range props {
-		if strings.HasPrefix(k, "security.") || strings.HasPrefix(k, "sasl.") || strings.HasPrefix(k, "ssl.") {
-			conn[k] = v
-		}
-	}
+	conn := settings.Connection(props)
 	sec := describeSecurity(conn)
 	settings, err := load.ParseProperties(load.RoleProducer, conn)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
+	kbsettings "github.com/kbench/kbench/internal/settings"
 	"github.com/kbench/kbench/internal/study"
 	"github.com/kbench/kbench/internal/zones"
 )
@@ -319,20 +320,8 @@ func (t *target) checkListeners(plan *study.Plan, shape study.Shape) error {
 	return nil
 }
 
-// securityProperties keeps the connection settings of a client property map, for the admin
-// client.
-func securityProperties(props map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range props {
-		if strings.HasPrefix(k, "security.") || strings.HasPrefix(k, "sasl.") || strings.HasPrefix(k, "ssl.") {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 func (t *target) openAdmin() error {
-	settings, err := load.ParseProperties(load.RoleProducer, securityProperties(t.props))
+	settings, err := load.ParseProperties(load.RoleProducer, kbsettings.Connection(t.props))
 	if err != nil {
 		return fmt.Errorf("client properties: %w", err)
 	}

@@ -55,4 +55,5 @@ clean:
 # (must meet the SLO) and at 1.3x each upper end (must miss it), and a search forced out of
 # budget (exit 7). About 40 minutes per shape; prints every figure.
 bench-capacity: build
-	$(GO) run ./bench/capacitycheck -kbench $(BIN)
+	mkdir -p bin/capacity-logs
+	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs

@@ -34,6 +34,9 @@ import (
 	"github.com/kbench/kbench/internal/results"
 )
 
+// logDir, when set, keeps each search's progress lines and JSON.
+var logDir string
+
 type shape struct {
 	name string
 	args []string
@@ -48,6 +51,7 @@ func main() {
 	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
 	searches := flag.Int("searches", 3, "searches per shape")
 	only := flag.Int("shape", -1, "run only this shape (0 or 1); -1 runs both")
+	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
 	flag.Parse()
 	failed := 0
 	for i, sh := range shapes {
@@ -112,7 +116,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	var lowers []float64
 	for i := 1; i <= searches; i++ {
 		topic := fmt.Sprintf("capcheck-%d-%d", time.Now().Unix(), i)
-		code, c, err := search(kbench, bootstrap, topic)
+		code, c, err := search(kbench, bootstrap, topic, fmt.Sprintf("shape%d-search%d", shapeIndex(sh), i))
 		if err != nil {
 			return failed, err
 		}
@@ -123,18 +127,20 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if err := settle(kbench, bootstrap, probeTopic, baseline); err != nil {
 			return failed, err
 		}
-		below, err := produce(kbench, bootstrap, topic+"-below", 0.9*b.Lower)
+		// On the search's own topic: a new one would be created by the first record, and
+		// records wait for its leader (seconds, past the warm-up).
+		below, err := produce(kbench, bootstrap, topic, 0.9*b.Lower)
 		if err != nil {
 			return failed, err
 		}
 		if err := settle(kbench, bootstrap, probeTopic, baseline); err != nil {
 			return failed, err
 		}
-		above, err := produce(kbench, bootstrap, topic+"-above", 1.3*b.Upper)
+		above, err := produce(kbench, bootstrap, topic, 1.3*b.Upper)
 		if err != nil {
 			return failed, err
 		}
-		if err := deleteTopics(bootstrap, topic, topic+"-below", topic+"-above"); err != nil {
+		if err := deleteTopics(bootstrap, topic); err != nil {
 			return failed, err
 		}
 		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) |\n",
@@ -241,13 +247,27 @@ func stopOnSignal(kbench, cdir string) {
 	}()
 }
 
-// search runs one default search and returns its exit code and JSON.
-func search(kbench, bootstrap, topic string) (int, *results.Capacity, error) {
+func shapeIndex(sh shape) int {
+	for i, s := range shapes {
+		if s.name == sh.name {
+			return i
+		}
+	}
+	return -1
+}
+
+// search runs one default search and returns its exit code and JSON; with logDir set, it
+// keeps both there as name.log and name.json.
+func search(kbench, bootstrap, topic, name string) (int, *results.Capacity, error) {
 	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", topic,
 		"--record-size", "1024", "--slo", "p99=50ms", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
+	if logDir != "" {
+		_ = os.WriteFile(filepath.Join(logDir, name+".log"), stderr.Bytes(), 0o644)
+		_ = os.WriteFile(filepath.Join(logDir, name+".json"), stdout.Bytes(), 0o644)
+	}
 	var c results.Capacity
 	if jerr := json.Unmarshal(stdout.Bytes(), &c); jerr != nil || len(c.Brackets) == 0 {
 		return 0, nil, fmt.Errorf("capacity (%v): no JSON result: %s", err, stderr.String())

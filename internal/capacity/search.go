@@ -300,62 +300,93 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		}
 		return 0, 0, "", false
 	}
-	// Coarse: short trials bisect until the bracket is within (1+precision)^2. They read
-	// every trial, so a full-length result that overturns a short one widens it again.
+	// Coarse: short trials bisect until the bracket is within (1+precision)^2. Once a
+	// full-length trial has run, they are done: on a real cluster short trials are
+	// optimistic (a 5 s trial can miss the segment roll or the page cache's write-back that a
+	// 20 s one pays), and going back to them after a full-length trial overturned one only
+	// repeats the mistake.
 	co := s.bounds(c.coarse(slo), i, "")
-	unthrottled := co.upper == 0 && co.lower > 0 && co.lower < roundRate(s.max)
-	if unthrottled {
-		// The unthrottled rate bounds the bisection until a paced trial reaches it: it is
-		// usually where the producers' buffer fills, but a first, cold trial can fall short.
-		co.upper = roundRate(s.max)
+	if !s.finalStarted() {
+		unthrottled := co.upper == 0 && co.lower > 0 && co.lower < roundRate(s.max)
+		if unthrottled {
+			// The unthrottled rate bounds the bisection until a paced trial reaches it: it
+			// is usually where the producers' buffer fills, but a cold first trial can fall
+			// short.
+			co.upper = roundRate(s.max)
+		}
+		switch {
+		case co.upper == 0 && co.lower == 0:
+			// At the unthrottled rate itself the producers' buffer fills by definition:
+			// start just under it.
+			return roundRate(firstPaced * s.max), c.Short, PhaseCoarse, true
+		case co.upper == 0:
+			return roundRate(2 * co.lower), c.Short, PhaseCoarse, true
+		case co.lower == 0:
+			r := max(roundRate(co.upper/2), c.MinRate)
+			return r, c.Short, PhaseCoarse, r < co.upper
+		case co.upper/co.lower > (1+c.Precision)*(1+c.Precision):
+			mid := roundRate(math.Sqrt(co.lower * co.upper))
+			return mid, c.Short, PhaseCoarse, mid > co.lower && mid < co.upper
+		case unthrottled:
+			return co.upper, c.Short, PhaseCoarse, true
+		}
 	}
-	switch {
-	case co.upper == 0 && co.lower == 0:
-		// At the unthrottled rate itself the producers' buffer fills by definition: start
-		// just under it.
-		return roundRate(firstPaced * s.max), c.Short, PhaseCoarse, true
-	case co.upper == 0:
-		return roundRate(2 * co.lower), c.Short, PhaseCoarse, true
-	case co.lower == 0:
-		r := max(roundRate(co.upper/2), c.MinRate)
-		return r, c.Short, PhaseCoarse, r < co.upper
-	case co.upper/co.lower > (1+c.Precision)*(1+c.Precision):
-		mid := roundRate(math.Sqrt(co.lower * co.upper))
-		return mid, c.Short, PhaseCoarse, mid > co.lower && mid < co.upper
-	case unthrottled:
-		return co.upper, c.Short, PhaseCoarse, true
-	}
-	// Final: full-length trials classify the ends (the coarse ones where the final goal
-	// has none yet), re-test undecided rates inside, and bisect to the precision.
+	// Final: full-length trials classify the coarse bracket's ends, re-test undecided rates
+	// inside, and bisect to the precision.
 	lo, hi := fin.lower, fin.upper
-	if lo == 0 {
+	if lo == 0 && (hi == 0 || co.lower < hi) {
 		lo = co.lower
 	}
-	if hi == 0 {
+	if hi == 0 && co.upper > lo {
 		hi = co.upper
 	}
 	if und := within(fin.undecided, lo, hi); len(und) > 0 {
 		return nearestMiddle(und, lo, hi), c.Trial, PhaseFinal, true
 	}
-	// A missing end is looked for one precision away from the other, within the coarse
-	// bracket: found there, the bracket is done. A final lower bound above the coarse
-	// upper one (a short trial that failed by a hiccup) is looked above in steps of two.
+	// A missing end is looked for beyond the other in growing steps, (1+precision)^2, then
+	// its square, and so on (MLRsearch's expansion): the first step, if it holds, ends the
+	// search; a long way off is reached in a few.
 	switch {
 	case fin.upper == 0:
-		r := min(co.upper, roundRate(fin.lower*(1+c.Precision)))
-		if r <= fin.lower {
-			r = roundRate(fin.lower * (1 + c.Precision) * (1 + c.Precision))
-		}
-		return r, c.Trial, PhaseFinal, true
+		return roundRate(fin.lower * s.expansion(i, fin.lower, true)), c.Trial, PhaseFinal, true
 	case fin.lower == 0:
-		r := max(co.lower, roundRate(fin.upper/(1+c.Precision)))
-		if r >= fin.upper {
-			r = max(roundRate(fin.upper/(1+c.Precision)), c.MinRate)
-		}
+		r := max(roundRate(fin.upper/s.expansion(i, fin.upper, false)), c.MinRate)
 		return r, c.Trial, PhaseFinal, r < fin.upper
 	}
 	mid := roundRate(math.Sqrt(fin.lower * fin.upper))
 	return mid, c.Trial, PhaseFinal, mid > fin.lower && mid < fin.upper
+}
+
+// finalStarted says whether a full-length trial (final or confirmation) has run.
+func (s *search) finalStarted() bool {
+	for _, t := range s.trials {
+		if t.Phase == PhaseFinal || t.Phase == PhaseConfirm {
+			return true
+		}
+	}
+	return false
+}
+
+// expansion is the factor of the next step beyond the bound b of SLO i: (1+precision)^2
+// for the first, squared for each rate already found on the same side (lower bounds when
+// going up, upper bounds when going down), at most four times.
+func (s *search) expansion(i int, b float64, up bool) float64 {
+	g := s.cfg.goal(s.cfg.SLOs[i])
+	found := 0
+	for r := range s.loads {
+		if len(s.evidence(i, r, PhaseFinal)) == 0 {
+			continue
+		}
+		c := s.class(g, i, r, PhaseFinal)
+		if (up && c == LowerBound && r <= b) || (!up && c == UpperBound && r >= b) {
+			found++
+		}
+	}
+	step := (1 + s.cfg.Precision) * (1 + s.cfg.Precision)
+	for range min(max(found-1, 0), 4) {
+		step *= step
+	}
+	return step
 }
 
 // within returns the rates of rs in [lo, hi].

@@ -67,6 +67,28 @@ func startAgent(t *testing.T, h netns.Host, bootstrap, name string) *syncBuffer 
 	return out
 }
 
+// startAgents starts an agent in each host, named host-0, host-1, ...
+func startAgents(t *testing.T, hosts *netns.Net, bootstrap string) []*syncBuffer {
+	t.Helper()
+	var outs []*syncBuffer
+	for i, h := range hosts.Hosts {
+		outs = append(outs, startAgent(t, h, bootstrap, fmt.Sprintf("host-%d", i)))
+	}
+	return outs
+}
+
+// coordinator is kbench (this test binary as kbench) run in the root namespace with args.
+func coordinator(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Env = append(os.Environ(), helperEnv+"=kbench")
+	return cmd
+}
+
 var agentLine = regexp.MustCompile(`(?m)^agent (\S+) \(.*\): (\d+) producers, (\d+) records sent, (\d+) acked, (\d+) failed, (\d+) unsent`)
 
 // TestAgentsInHosts runs three agents, each in a host of its own, and kbench produce
@@ -79,20 +101,12 @@ func TestAgentsInHosts(t *testing.T) {
 	const topic, records = "netns-agents", 3000
 	createTopic(t, c.Bootstrap(), topic, 3)
 
-	var outs []*syncBuffer
-	for i, h := range hosts.Hosts {
-		outs = append(outs, startAgent(t, h, c.Bootstrap(), fmt.Sprintf("host-%d", i)))
-	}
+	outs := startAgents(t, hosts, c.Bootstrap())
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	coord := exec.CommandContext(ctx, self, "produce", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
+	coord := coordinator(t, ctx, "produce", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
 		"--num-records", strconv.Itoa(records), "--record-size", "100", "--throughput", "-1",
 		"--producers", "3", "--agents", "3")
-	coord.Env = append(os.Environ(), helperEnv+"=kbench")
 	out, err := coord.CombinedOutput()
 	if err != nil {
 		for i, o := range outs {
@@ -237,23 +251,15 @@ func TestCapacityOnAgentsInHosts(t *testing.T) {
 	c := startCluster(t, hosts.Server().String())
 	const topic = "netns-capacity"
 	createTopic(t, c.Bootstrap(), topic, 2)
-	var outs []*syncBuffer
-	for i, h := range hosts.Hosts {
-		outs = append(outs, startAgent(t, h, c.Bootstrap(), fmt.Sprintf("host-%d", i)))
-	}
+	outs := startAgents(t, hosts, c.Bootstrap())
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	coord := exec.CommandContext(ctx, self, "capacity", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
+	coord := coordinator(t, ctx, "capacity", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
 		"--record-size", "100", "--producers", "2", "--agents", "2", "--trial", "4s", "--confirm", "4s",
 		"--warmup", "1s", "--precision", "20%", "--max-duration", "60s", "--json")
-	coord.Env = append(os.Environ(), helperEnv+"=kbench")
 	var stdout, stderr bytes.Buffer
 	coord.Stdout, coord.Stderr = &stdout, &stderr
-	err = coord.Run()
+	err := coord.Run()
 	if code := coord.ProcessState.ExitCode(); code != 0 && code != 7 {
 		for i, o := range outs {
 			t.Logf("agent host-%d:\n%s", i, o)

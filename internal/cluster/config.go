@@ -41,6 +41,13 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 		// A benchmark's consumer group should not wait 3 s for more members.
 		"group.initial.rebalance.delay.ms": "0",
 		"num.partitions":                   "1",
+		// A partition keeps at most 4 GiB, checked every 30 s: a capacity search writes
+		// tens of GB to one topic in minutes, and a disk that fills makes every later trial
+		// slower, so the answer would drift with how much the search itself wrote. The
+		// segment size stays Kafka's default (1 GiB), so rolls cost what they cost in
+		// production; the user's --config overrides either.
+		"log.retention.bytes":             "4294967296",
+		"log.retention.check.interval.ms": "30000",
 	}
 	protocols := []string{"INTERNAL:PLAINTEXT", "CLIENT:PLAINTEXT", "CONTROLLER:PLAINTEXT"}
 	listeners := []string{

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -54,6 +55,11 @@ var keptLower = func() map[string]bool {
 // that went wrong must not leave half a password.
 func JAAS(config string) string {
 	entries, err := parseJAAS(config)
+	for _, e := range entries {
+		if !javaClass.MatchString(e.module) {
+			err = &jaasError{"want a login module class"}
+		}
+	}
 	if err != nil {
 		lx := &jaasLexer{s: config}
 		if t, err := lx.next(); err == nil && t.kind == tokWord && javaClass.MatchString(t.text) {
@@ -76,6 +82,43 @@ func JAAS(config string) string {
 			}
 		}
 		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// JAASOptions returns the options of a client's sasl.jaas.config, the values unquoted:
+// {"username": "u", "password": "p"} for
+// `org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="p";`.
+// It reads the value as JAAS does, so the credentials a client logs in with and the
+// masking of JAAS come from one reading. A client takes one login module, as Kafka's
+// JaasContext requires. Errors never quote the value.
+func JAASOptions(config string) (map[string]string, error) {
+	entries, err := parseJAAS(config)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) != 1 {
+		return nil, &jaasError{fmt.Sprintf("%d login modules; a client takes one", len(entries))}
+	}
+	out := map[string]string{}
+	for _, o := range entries[0].options {
+		out[o.name] = unquote(o.raw)
+	}
+	return out, nil
+}
+
+// unquote returns a JAAS option value as meant: a quoted string without its quotes, each
+// backslash escape replaced by the character it escapes.
+func unquote(raw string) string {
+	if raw == "" || (raw[0] != '"' && raw[0] != '\'') {
+		return raw
+	}
+	var b strings.Builder
+	for i := 1; i < len(raw)-1; i++ {
+		if raw[i] == '\\' && i+1 < len(raw)-1 {
+			i++
+		}
+		b.WriteByte(raw[i])
 	}
 	return b.String()
 }
@@ -120,7 +163,8 @@ func parseJAAS(s string) ([]jaasEntry, error) {
 		if t.kind == tokEOF {
 			break
 		}
-		if t.kind != tokWord || !javaClass.MatchString(t.text) {
+		// Any word, as Java reads it: JAAS shows only a qualified class name.
+		if t.kind != tokWord {
 			return nil, &jaasError{"want a login module class"}
 		}
 		e := jaasEntry{module: t.text}

@@ -162,3 +162,33 @@ func TestYAMLAlias(t *testing.T) {
 		t.Errorf("YAML() = %q, %v, %v; want the anchored value redacted", out, changed, err)
 	}
 }
+
+func TestJAASOptions(t *testing.T) {
+	tests := []struct {
+		in, user, pass, wantError string
+	}{
+		{in: `org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="pw";`, user: "alice", pass: "pw"},
+		// Java reads any word as the module: the class check is only for showing it.
+		{in: `PlainLoginModule required username=bob password="x=y";`, user: "bob", pass: "x=y"},
+		{in: `M required username="q\"uote" password='a\\b';`, user: `q"uote`, pass: `a\b`},
+		{in: `M required /* a comment */ username="u"; // trailing`, user: "u"},
+		{in: `M required username="u" password="p"; N required username="v";`, wantError: "2 login modules"},
+		{in: `M required username="u" password=x=y;`, wantError: "unreadable sasl.jaas.config"},
+		{in: `nothing here`, wantError: "unreadable sasl.jaas.config"},
+	}
+	for _, tt := range tests {
+		got, err := JAASOptions(tt.in)
+		if tt.wantError != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantError) {
+				t.Errorf("JAASOptions(%q) error = %v, want %q", tt.in, err, tt.wantError)
+			}
+			if err != nil && (strings.Contains(err.Error(), "x=y") || strings.Contains(err.Error(), `"p"`)) {
+				t.Errorf("JAASOptions(%q) error quotes the value: %v", tt.in, err)
+			}
+			continue
+		}
+		if err != nil || got["username"] != tt.user || got["password"] != tt.pass {
+			t.Errorf("JAASOptions(%q) = %q, %v; want username %q, password %q", tt.in, got, err, tt.user, tt.pass)
+		}
+	}
+}

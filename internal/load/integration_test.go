@@ -13,6 +13,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/cluster/clustertest"
+	"github.com/kbench/kbench/internal/redact"
 )
 
 // testCluster is one real embedded cluster shared by the package's tests, with SASL
@@ -101,7 +102,8 @@ func TestRealSASLAndTLS(t *testing.T) {
 }
 
 func passwordOf(t *testing.T, jaas string) string {
-	_, p, err := parseJAAS(jaas)
+	opts, err := redact.JAASOptions(jaas)
+	p := opts["password"]
 	if err != nil || p == "" {
 		t.Fatalf("no password in the endpoint's JAAS config: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/metrics"
 )
 
@@ -329,7 +330,7 @@ func recordSizes(cfg *ProducerConfig) (smallest, largest int) {
 }
 
 // batchSize is the batch.size in force.
-func batchSize(s *ClientSettings) int32 {
+func batchSize(s *kafka.ClientSettings) int32 {
 	n, err := strconv.Atoi(s.Effective["batch.size"])
 	if err != nil || n < 512 {
 		return 512

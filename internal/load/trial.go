@@ -9,6 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/metrics"
 	kbsettings "github.com/kbench/kbench/internal/settings"
 )
@@ -23,7 +24,7 @@ import (
 // Trials run one at a time: Trial must not be called again before it returns.
 type Producers struct {
 	cfg      ProducerConfig // defaults filled; its schedule fields are unused
-	settings *ClientSettings
+	settings *kafka.ClientSettings
 	pl       *payloads
 	keys     *keySpace
 	largest  int
@@ -52,7 +53,7 @@ func OpenProducers(cfg ProducerConfig) (*Producers, error) {
 	// Before any payload is allocated: every record must fit a request and the buffer, and
 	// batch.size must mean to franz-go what it means to the Java client.
 	smallest, largest := recordSizes(&cfg)
-	if err := kbsettings.CheckRecords(settings.resolved, int64(smallest), int64(largest)); err != nil {
+	if err := kbsettings.CheckRecords(settings.Resolved, int64(smallest), int64(largest)); err != nil {
 		return nil, fmt.Errorf("invalid producer configuration: %w", err)
 	}
 	p.settings, p.largest = settings, largest

@@ -4,11 +4,12 @@ import (
 	"context"
 	"time"
 
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/metrics"
 )
 
 // collect sums the workers' counts and merges their histograms into the trial's result.
-func (t *trial) collect(ctx context.Context, settings *ClientSettings) *ProduceResult {
+func (t *trial) collect(ctx context.Context, settings *kafka.ClientSettings) *ProduceResult {
 	cfg := &t.cfg
 	cpuEnd := ProcessCPU()
 	res := &ProduceResult{Topic: cfg.Topic, Producers: cfg.Producers, Rate: cfg.Rate,

@@ -1,4 +1,4 @@
-package load
+package kafka
 
 import (
 	"slices"
@@ -15,9 +15,9 @@ import (
 // value given, and yields options franz-go accepts (kgo.NewClient validates them); and the
 // builder reads exactly the properties the catalogue says it applies.
 func TestEngineAppliesStudyProperties(t *testing.T) {
-	for _, role := range []Role{RoleProducer, RoleConsumer} {
+	for _, role := range []settings.Role{settings.Producer, settings.Consumer} {
 		for _, p := range settings.All() {
-			if !p.For(role.settingsRole()) || !p.Studyable() {
+			if !p.For(role) || !p.Studyable() {
 				continue
 			}
 			for _, v := range []string{p.Default, p.Example} {
@@ -33,7 +33,7 @@ func TestEngineAppliesStudyProperties(t *testing.T) {
 					t.Errorf("%s %s=%s recorded as %q", role, p.Name, v, got)
 				}
 				opts := append([]kgo.Opt{kgo.SeedBrokers("127.0.0.1:1")}, s.Opts...)
-				if role == RoleConsumer {
+				if role == settings.Consumer {
 					opts = append(opts, kgo.ConsumerGroup("g"), kgo.ConsumeTopics("t"))
 				}
 				cl, err := kgo.NewClient(opts...)
@@ -48,13 +48,13 @@ func TestEngineAppliesStudyProperties(t *testing.T) {
 }
 
 func TestBuilderReadsWhatTheCatalogueApplies(t *testing.T) {
-	for _, role := range []Role{RoleProducer, RoleConsumer} {
+	for _, role := range []settings.Role{settings.Producer, settings.Consumer} {
 		// gzip so that its level is read; a transactional id so that its timeout is.
 		props := map[string]string{"group.id": "g"}
-		if role == RoleProducer {
+		if role == settings.Producer {
 			props = map[string]string{"compression.type": "gzip", "transactional.id": "t"}
 		}
-		r, err := settings.Resolve(role.settingsRole(), props)
+		r, err := settings.Resolve(role, props)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,13 +63,13 @@ func TestBuilderReadsWhatTheCatalogueApplies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range settings.All() {
-			applied := p.For(role.settingsRole()) && p.Applies != ""
+			applied := p.For(role) && p.Applies != ""
 			if applied != b.used[p.Name] {
 				t.Errorf("%s %s: catalogue says applied=%v, builder read it=%v", role, p.Name, applied, b.used[p.Name])
 			}
 		}
 		for name := range b.used {
-			if _, ok := settings.Lookup(role.settingsRole(), name); !ok {
+			if _, ok := settings.Lookup(role, name); !ok {
 				t.Errorf("%s: builder reads %s, which the catalogue does not list", role, name)
 			}
 		}
@@ -81,9 +81,9 @@ func TestIgnoredPropertiesAreNotRecorded(t *testing.T) {
 		if p.Ignored == "" {
 			continue
 		}
-		role := RoleProducer
+		role := settings.Producer
 		if p.Role == settings.Consumer {
-			role = RoleConsumer
+			role = settings.Consumer
 		}
 		s, err := ParseProperties(role, map[string]string{p.Name: "x"})
 		if err != nil {
@@ -103,33 +103,33 @@ func TestIgnoredPropertiesAreNotRecorded(t *testing.T) {
 // (Client.OptValue), that a property is applied with the value recorded for it.
 func TestAppliedOptionValues(t *testing.T) {
 	tests := []struct {
-		role  Role
+		role  settings.Role
 		props map[string]string
 		opt   any
 		want  any
 	}{
 		// One request in flight: idempotence off (kgo would keep 5), and kgo's limit at 1.
-		{RoleProducer, map[string]string{"max.in.flight.requests.per.connection": "1"}, kgo.DisableIdempotentWrite, true},
-		{RoleProducer, map[string]string{"max.in.flight.requests.per.connection": "1"}, kgo.MaxProduceRequestsInflightPerBroker, 1},
-		{RoleProducer, map[string]string{"enable.idempotence": "false"}, kgo.MaxProduceRequestsInflightPerBroker, 5},
-		{RoleProducer, nil, kgo.DisableIdempotentWrite, false},
-		{RoleProducer, map[string]string{"acks": "1"}, kgo.RequiredAcks, kgo.LeaderAck()},
-		{RoleProducer, nil, kgo.ProducerLinger, 5 * time.Millisecond},
-		{RoleProducer, map[string]string{"linger.ms": "0"}, kgo.ProducerLinger, time.Duration(0)},
-		{RoleProducer, map[string]string{"batch.size": "65536"}, kgo.ProducerBatchMaxBytes, int32(65536)},
+		{settings.Producer, map[string]string{"max.in.flight.requests.per.connection": "1"}, kgo.DisableIdempotentWrite, true},
+		{settings.Producer, map[string]string{"max.in.flight.requests.per.connection": "1"}, kgo.MaxProduceRequestsInflightPerBroker, 1},
+		{settings.Producer, map[string]string{"enable.idempotence": "false"}, kgo.MaxProduceRequestsInflightPerBroker, 5},
+		{settings.Producer, nil, kgo.DisableIdempotentWrite, false},
+		{settings.Producer, map[string]string{"acks": "1"}, kgo.RequiredAcks, kgo.LeaderAck()},
+		{settings.Producer, nil, kgo.ProducerLinger, 5 * time.Millisecond},
+		{settings.Producer, map[string]string{"linger.ms": "0"}, kgo.ProducerLinger, time.Duration(0)},
+		{settings.Producer, map[string]string{"batch.size": "65536"}, kgo.ProducerBatchMaxBytes, int32(65536)},
 		// kgo's floor; Produce raises it to one record when a record is larger.
-		{RoleProducer, map[string]string{"batch.size": "1"}, kgo.ProducerBatchMaxBytes, int32(512)},
-		{RoleProducer, map[string]string{"buffer.memory": "67108864"}, kgo.MaxBufferedBytes, int64(67108864)},
-		{RoleProducer, map[string]string{"max.request.size": "2097152"}, kgo.BrokerMaxWriteBytes, int32(2097152)},
-		{RoleProducer, map[string]string{"delivery.timeout.ms": "300000"}, kgo.RecordDeliveryTimeout, 300 * time.Second},
-		{RoleProducer, map[string]string{"request.timeout.ms": "60000"}, kgo.ProduceRequestTimeout, time.Minute},
-		{RoleProducer, map[string]string{"retries": "10"}, kgo.RecordRetries, int64(10)},
-		{RoleProducer, nil, kgo.ConnIdleTimeout, 540 * time.Second},
-		{RoleConsumer, map[string]string{"fetch.max.wait.ms": "100"}, kgo.FetchMaxWait, 100 * time.Millisecond},
-		{RoleConsumer, map[string]string{"max.poll.interval.ms": "60000"}, kgo.RebalanceTimeout, time.Minute},
-		{RoleConsumer, map[string]string{"client.rack": "rack-a"}, kgo.Rack, "rack-a"},
-		{RoleConsumer, map[string]string{"request.timeout.ms": "60000"}, kgo.RequestTimeoutOverhead, time.Minute},
-		{RoleConsumer, map[string]string{"fetch.max.bytes": "209715200"}, kgo.BrokerMaxReadBytes, int32(209715200)},
+		{settings.Producer, map[string]string{"batch.size": "1"}, kgo.ProducerBatchMaxBytes, int32(512)},
+		{settings.Producer, map[string]string{"buffer.memory": "67108864"}, kgo.MaxBufferedBytes, int64(67108864)},
+		{settings.Producer, map[string]string{"max.request.size": "2097152"}, kgo.BrokerMaxWriteBytes, int32(2097152)},
+		{settings.Producer, map[string]string{"delivery.timeout.ms": "300000"}, kgo.RecordDeliveryTimeout, 300 * time.Second},
+		{settings.Producer, map[string]string{"request.timeout.ms": "60000"}, kgo.ProduceRequestTimeout, time.Minute},
+		{settings.Producer, map[string]string{"retries": "10"}, kgo.RecordRetries, int64(10)},
+		{settings.Producer, nil, kgo.ConnIdleTimeout, 540 * time.Second},
+		{settings.Consumer, map[string]string{"fetch.max.wait.ms": "100"}, kgo.FetchMaxWait, 100 * time.Millisecond},
+		{settings.Consumer, map[string]string{"max.poll.interval.ms": "60000"}, kgo.RebalanceTimeout, time.Minute},
+		{settings.Consumer, map[string]string{"client.rack": "rack-a"}, kgo.Rack, "rack-a"},
+		{settings.Consumer, map[string]string{"request.timeout.ms": "60000"}, kgo.RequestTimeoutOverhead, time.Minute},
+		{settings.Consumer, map[string]string{"fetch.max.bytes": "209715200"}, kgo.BrokerMaxReadBytes, int32(209715200)},
 	}
 	for _, tt := range tests {
 		s, err := ParseProperties(tt.role, tt.props)

@@ -1,4 +1,4 @@
-package load
+package kafka
 
 import (
 	"crypto/tls"
@@ -6,39 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/kbench/kbench/internal/redact"
 )
-
-// jaasOption matches one `key="value"` (or unquoted) option of a sasl.jaas.config entry.
-var jaasOption = regexp.MustCompile(`(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]+))`)
-
-// parseJAAS reads username and password from a Java JAAS login entry such as
-// `org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="p";`.
-func parseJAAS(cfg string) (user, pass string, err error) {
-	for _, m := range jaasOption.FindAllStringSubmatch(cfg, -1) {
-		v := m[2]
-		if v == "" {
-			v = m[3]
-		}
-		v = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(v)
-		switch m[1] {
-		case "username":
-			user = v
-		case "password":
-			pass = v
-		}
-	}
-	if user == "" {
-		return "", "", errors.New("invalid sasl.jaas.config: no username=\"...\" option")
-	}
-	return user, pass, nil
-}
 
 // securityOpts translates security.protocol, sasl.* and ssl.* into kgo dial and SASL options.
 func securityOpts(eff map[string]string) ([]kgo.Opt, error) {
@@ -69,9 +45,13 @@ func securityOpts(eff map[string]string) ([]kgo.Opt, error) {
 
 func saslMechanism(eff map[string]string) (sasl.Mechanism, error) {
 	mechName := strings.ToUpper(eff["sasl.mechanism"])
-	user, pass, err := parseJAAS(eff["sasl.jaas.config"])
+	jaas, err := redact.JAASOptions(eff["sasl.jaas.config"])
 	if err != nil {
-		return nil, err
+		return nil, err // names the property, never its value
+	}
+	user, pass := jaas["username"], jaas["password"]
+	if user == "" {
+		return nil, errors.New("invalid sasl.jaas.config: no username=\"...\" option")
 	}
 	switch mechName {
 	case "PLAIN":

@@ -3,14 +3,12 @@ package agent
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kbench/kbench/internal/load"
-	"github.com/kbench/kbench/internal/settings"
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // control is one party's client on the control topic(s): it sends its messages keyed by its
@@ -23,40 +21,17 @@ type control struct {
 	bytes atomic.Int64
 }
 
-// connection keeps the connection settings of client properties (security.*, sasl.*,
-// ssl.*): the control client needs them, and they never travel in a plan.
-func connection(props map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range props {
-		if isConnection(k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-func isConnection(k string) bool { return settings.IsConnection(k) || k == "bootstrap.servers" }
-
-// controlMaxMessage is the largest control message: under the brokers' default
-// message.max.bytes (1,048,588).
-const controlMaxMessage = 1_000_000
+// connection keeps the connection settings of client properties (kafka.IsConnection): the
+// control client needs them, and they never travel in a plan.
+func connection(props map[string]string) map[string]string { return kafka.ConnectionProperties(props) }
 
 // openControl connects name to bootstrap and reads the topics consume selects.
 func openControl(bootstrap string, props map[string]string, name string, consume ...kgo.Opt) (*control, error) {
-	settings, err := load.ParseProperties(load.RoleProducer, connection(props))
+	conn, err := kafka.Connect(bootstrap, props)
 	if err != nil {
-		return nil, fmt.Errorf("control client properties: %w", err)
-	}
-	seeds := settings.Bootstrap
-	if bootstrap != "" {
-		seeds = strings.Split(bootstrap, ",")
-	}
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("no bootstrap servers (--bootstrap-server)")
+		return nil, fmt.Errorf("control client: %w", err)
 	}
 	opts := []kgo.Opt{
-		kgo.SeedBrokers(seeds...),
-		kgo.ClientID("kbench-control-" + name),
 		// Control messages are few and small; each should leave at once.
 		kgo.ProducerLinger(0),
 		// Read every message of the run, those sent before this client started included.
@@ -64,15 +39,12 @@ func openControl(bootstrap string, props map[string]string, name string, consume
 		// A heartbeat must not wait behind a long fetch.
 		kgo.FetchMaxWait(100 * time.Millisecond),
 	}
-	opts = append(opts, settings.Opts...)
-	// After the parsed settings, which carry the Java default batch.size (16 KiB) as kgo's
-	// hard batch cap: an agent's done message (its whole accounting, histograms included)
-	// passes 16 KiB and would be refused as too large. Brokers accept about 1 MB by default.
-	opts = append(opts, kgo.ProducerBatchMaxBytes(controlMaxMessage))
-	opts = append(opts, consume...)
-	cl, err := kgo.NewClient(opts...)
+	// A service client has franz-go's batch cap, about 1 MB as brokers accept by default,
+	// not batch.size's 16 KiB: an agent's done message (its whole accounting, histograms
+	// included) passes 16 KiB.
+	cl, err := conn.NewClient("control-"+name, append(opts, consume...)...)
 	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", strings.Join(seeds, ","), err)
+		return nil, err
 	}
 	return &control{cl: cl, name: name}, nil
 }

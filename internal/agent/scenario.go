@@ -6,6 +6,7 @@ import (
 	"maps"
 	"time"
 
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
 )
 
@@ -80,7 +81,7 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 		cj := *job.Consumers
 		cj.Bootstrap = ""
 		cj.Properties = maps.Clone(cj.Properties)
-		maps.DeleteFunc(cj.Properties, func(k, _ string) bool { return isConnection(k) })
+		maps.DeleteFunc(cj.Properties, func(k, _ string) bool { return kafka.IsConnection(k) })
 		cons = &cj
 	}
 	epoch := int(c.epoch.Add(1))
@@ -125,7 +126,7 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 func planJob(job load.ProducerConfig) load.ProducerConfig {
 	job.Bootstrap = ""
 	props := maps.Clone(job.Properties)
-	maps.DeleteFunc(props, func(k, _ string) bool { return isConnection(k) })
+	maps.DeleteFunc(props, func(k, _ string) bool { return kafka.IsConnection(k) })
 	job.Properties = props
 	return job
 }

@@ -21,8 +21,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kbench/kbench/internal/load"
-	"github.com/kbench/kbench/internal/settings"
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // Timeout bounds a whole check: the issue the package exists for is a verb that hangs.
@@ -99,28 +98,24 @@ func KindOf(err error) Kind {
 // security.protocol, sasl.* and ssl.* ones matter here) can reach the cluster at bootstrap
 // (comma-separated host:port; "" takes bootstrap.servers from props) and do what need says.
 func Check(ctx context.Context, bootstrap string, props map[string]string, need Need) (*Result, error) {
-	if bootstrap == "" {
-		bootstrap = props["bootstrap.servers"]
-	}
 	// The requests get what the diagnosis probes (one TLS, one plaintext, probeTimeout
 	// each) may still need after them, so the whole check ends within Timeout.
 	ctx, cancel := context.WithTimeout(ctx, Timeout-2*probeTimeout)
 	defer cancel()
-	sec, opts, err := parseSecurity(props)
+	// The connection settings the load's clients will use, read by the same code.
+	conn, err := kafka.Connect(bootstrap, props)
 	if err != nil {
-		return nil, err
+		return nil, fail(Config, "%v", err)
 	}
-	addrs := splitBootstrap(bootstrap)
-	if len(addrs) == 0 {
-		return nil, fail(Config, "no bootstrap servers: give --bootstrap-server host:port")
-	}
+	sec := describeSecurity(kafka.ConnectionProperties(props))
 	res := &Result{}
-	alive, err := dialAll(ctx, addrs, "bootstrap server", res)
+	alive, err := dialAll(ctx, conn.Seeds, "bootstrap server", res)
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{sec: sec, need: need, res: res, hook: &lastError{}, boot: strings.Join(addrs, ",")}
-	c.cl, err = kgo.NewClient(append([]kgo.Opt{
+	c := &checker{sec: sec, need: need, res: res, hook: &lastError{}, boot: strings.Join(conn.Seeds, ",")}
+	c.cl, err = conn.NewClient("preflight",
+		// Only the bootstrap servers that answered: a dead one is a note, not a failure.
 		kgo.SeedBrokers(alive...),
 		kgo.DialTimeout(dialTimeout),
 		// Few retries: a check that retries like a producer hangs like one. Errors that
@@ -128,7 +123,7 @@ func Check(ctx context.Context, bootstrap string, props map[string]string, need 
 		kgo.RequestRetries(2),
 		kgo.RetryBackoffFn(func(int) time.Duration { return 200 * time.Millisecond }),
 		kgo.WithHooks(c.hook),
-	}, opts...)...)
+	)
 	if err != nil {
 		return nil, fail(Config, "client properties: %v", err)
 	}
@@ -137,26 +132,4 @@ func Check(ctx context.Context, bootstrap string, props map[string]string, need 
 		return nil, err
 	}
 	return res, nil
-}
-
-// parseSecurity reads the connection settings out of props and turns them into kgo options
-// through the load package, so the check connects exactly as the load will.
-func parseSecurity(props map[string]string) (security, []kgo.Opt, error) {
-	conn := settings.Connection(props)
-	sec := describeSecurity(conn)
-	settings, err := load.ParseProperties(load.RoleProducer, conn)
-	if err != nil {
-		return sec, nil, fail(Config, "client properties: %v", err)
-	}
-	return sec, settings.Opts, nil
-}
-
-func splitBootstrap(s string) []string {
-	var out []string
-	for _, a := range strings.Split(s, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
 }

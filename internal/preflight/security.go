@@ -1,8 +1,9 @@
 package preflight
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/kbench/kbench/internal/redact"
 )
 
 // security is what the client's properties say about the connection, for messages: never
@@ -18,9 +19,6 @@ type security struct {
 func (s security) tls() bool  { return strings.HasSuffix(s.protocol, "SSL") }
 func (s security) sasl() bool { return strings.HasPrefix(s.protocol, "SASL_") }
 
-// jaasUser finds the username option of a sasl.jaas.config entry.
-var jaasUser = regexp.MustCompile(`\busername\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))`)
-
 func describeSecurity(props map[string]string) security {
 	s := security{protocol: strings.ToUpper(strings.TrimSpace(props["security.protocol"]))}
 	if s.protocol == "" {
@@ -31,8 +29,9 @@ func describeSecurity(props map[string]string) security {
 		if s.mechanism == "" {
 			s.mechanism = "GSSAPI" // the Java client's default
 		}
-		if m := jaasUser.FindStringSubmatch(props["sasl.jaas.config"]); m != nil {
-			s.user = m[1] + m[2]
+		// An unreadable config leaves the user unnamed; Connect has refused it already.
+		if opts, err := redact.JAASOptions(props["sasl.jaas.config"]); err == nil {
+			s.user = opts["username"]
 		}
 	}
 	s.truststore = props["ssl.truststore.location"]

@@ -8,6 +8,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // readStall is how long the read-back may go without a record while records are still
@@ -31,16 +33,16 @@ type ReadStats struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// ReadBack reads every partition of topic, with a fresh client of its own (no group,
-// partitions assigned directly, opts giving the seeds and security), from the earliest
+// ReadBack reads every partition of topic, with fresh clients of its own on conn (no group,
+// partitions assigned directly), from the earliest
 // offset to a stable high watermark: it reads to the end offsets, lists them again, and
 // reads on until two listings agree. Each partition's records go to c in offset order, in
 // fetch-sized chunks; keep receives the reads too when not nil (the reads file).
-func ReadBack(ctx context.Context, opts []kgo.Opt, topic string, partitions int, run uint64, c *Checker, keep func(Entry)) (ReadStats, error) {
+func ReadBack(ctx context.Context, conn *kafka.Connection, topic string, partitions int, run uint64, c *Checker, keep func(Entry)) (ReadStats, error) {
 	began := time.Now()
-	adm, err := kgo.NewClient(opts...)
+	adm, err := conn.NewClient("verify-readback")
 	if err != nil {
-		return ReadStats{}, fmt.Errorf("unable to create the read-back admin client: %w", err)
+		return ReadStats{}, err
 	}
 	defer adm.Close()
 	admin := kadm.NewClient(adm)
@@ -63,14 +65,17 @@ func ReadBack(ctx context.Context, opts []kgo.Opt, topic string, partitions int,
 		next[p] = o.Offset
 		from[p] = kgo.NewOffset().At(o.Offset)
 	}
-	cl, err := kgo.NewClient(append(append([]kgo.Opt{}, opts...),
+	cl, err := conn.NewClient("verify-readback",
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: from}),
 		// The records written, committed or not: verify's producers are not transactional,
 		// and a read_committed read would hide nothing but could stall on an open one.
 		kgo.FetchIsolationLevel(kgo.ReadUncommitted()),
-	)...)
+		// The Java consumer's wait rather than kgo's 5 s: a partition read to its end
+		// offset has nothing more to give, and the others should not wait on it.
+		kgo.FetchMaxWait(500*time.Millisecond),
+	)
 	if err != nil {
-		return st, fmt.Errorf("unable to create the read-back consumer: %w", err)
+		return st, err
 	}
 	defer cl.Close()
 	for st.Rounds = 1; ; st.Rounds++ {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/faults"
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
 )
 
@@ -108,14 +108,8 @@ func (c *Config) progress(format string, args ...any) {
 	}
 }
 
-// clientOpts are the options of the admin and read-back clients: the seeds and security.
-func (c *Config) clientOpts() ([]kgo.Opt, error) {
-	s, err := load.ParseProperties(load.RoleConsumer, c.Security)
-	if err != nil {
-		return nil, err
-	}
-	return append([]kgo.Opt{kgo.SeedBrokers(strings.Split(c.Bootstrap, ",")...)}, s.Opts...), nil
-}
+// connect reads how every client of the run reaches the cluster.
+func (c *Config) connect() (*kafka.Connection, error) { return kafka.Connect(c.Bootstrap, c.Security) }
 
 // NewRunID returns a random run id for the records' values.
 func NewRunID() uint64 { return rand.Uint64() }
@@ -131,13 +125,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Bootstrap == "" {
 		return nil, errors.New("no cluster to verify: no bootstrap servers")
 	}
-	opts, err := cfg.clientOpts()
+	conn, err := cfg.connect()
 	if err != nil {
 		return nil, err
 	}
-	cl, err := kgo.NewClient(opts...)
+	cl, err := conn.NewClient("verify-admin")
 	if err != nil {
-		return nil, fmt.Errorf("unable to create admin client: %w", err)
+		return nil, err
 	}
 	defer cl.Close()
 	admin := kadm.NewClient(cl)
@@ -190,7 +184,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Totals = h.Totals()
 	cfg.progress("load done: %s; reading every partition back", res.Totals)
-	if err := readAndCheck(ctx, &cfg, opts, h, res); err != nil {
+	if err := readAndCheck(ctx, &cfg, conn, h, res); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -264,7 +258,7 @@ func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
 
 // readAndCheck reads the topic back into a checker, keeping the reads in the history
 // files when the run has a directory, and fills the result's counts.
-func readAndCheck(ctx context.Context, cfg *Config, opts []kgo.Opt, h *History, res *Result) error {
+func readAndCheck(ctx context.Context, cfg *Config, conn *kafka.Connection, h *History, res *Result) error {
 	c := NewChecker(h)
 	var files *historyFiles
 	var keep func(Entry)
@@ -276,7 +270,7 @@ func readAndCheck(ctx context.Context, cfg *Config, opts []kgo.Opt, h *History, 
 		defer files.close()
 		keep = files.read
 	}
-	st, err := ReadBack(ctx, opts, cfg.Topic, cfg.Partitions, h.Run(), c, keep)
+	st, err := ReadBack(ctx, conn, cfg.Topic, cfg.Partitions, h.Run(), c, keep)
 	res.Read = st
 	if err != nil {
 		return err

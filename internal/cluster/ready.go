@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // readyTopic is created and deleted to prove that every broker takes replicas.
@@ -45,9 +46,13 @@ func (c *Cluster) waitReady(ctx context.Context, log io.Writer) error {
 // tryReady checks readiness with a new client each time: a client that connected while the
 // brokers were still registering was seen to keep getting a partial broker list.
 func (c *Cluster) tryReady(ctx context.Context, want int) error {
-	client, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(c.Bootstrap(), ",")...))
+	conn, err := kafka.Connect(c.Bootstrap(), nil)
 	if err != nil {
 		return fmt.Errorf("connect to embedded cluster: %w", err)
+	}
+	client, err := conn.NewClient("ready")
+	if err != nil {
+		return err
 	}
 	defer client.Close()
 	admin := kadm.NewClient(client)

@@ -16,11 +16,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/cluster"
-	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
-	kbsettings "github.com/kbench/kbench/internal/settings"
 	"github.com/kbench/kbench/internal/study"
 	"github.com/kbench/kbench/internal/zones"
 )
@@ -320,15 +319,15 @@ func (t *target) checkListeners(plan *study.Plan, shape study.Shape) error {
 	return nil
 }
 
+// openAdmin opens the run's admin client from the connection settings of the target's
+// properties.
 func (t *target) openAdmin() error {
-	settings, err := load.ParseProperties(load.RoleProducer, kbsettings.Connection(t.props))
+	conn, err := kafka.Connect(t.bootstrap, t.props)
 	if err != nil {
-		return fmt.Errorf("client properties: %w", err)
+		return err
 	}
-	opts := append([]kgo.Opt{kgo.SeedBrokers(strings.Split(t.bootstrap, ",")...)}, settings.Opts...)
-	t.client, err = kgo.NewClient(opts...)
-	if err != nil {
-		return fmt.Errorf("connect to %s: %w", t.bootstrap, err)
+	if t.client, err = conn.NewClient("admin"); err != nil {
+		return err
 	}
 	t.admin = kadm.NewClient(t.client)
 	return nil

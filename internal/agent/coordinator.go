@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // CoordinatorConfig describes the coordinator of one run.
@@ -35,15 +36,15 @@ const readyTimeout = 60 * time.Second
 
 // Coordinator runs scenarios on agents. Its methods are not safe for concurrent use.
 type Coordinator struct {
-	cfg     CoordinatorConfig
-	topic   string
-	ctl     *control
-	admin   *kadm.Client
-	created bool
-	msgs    chan received
-	stop    context.CancelFunc
-	done    chan struct{}
-	agents  []Join
+	cfg    CoordinatorConfig
+	topic  string
+	ctl    *control
+	admin  *kadm.Client
+	owned  *kafka.Owned
+	msgs   chan received
+	stop   context.CancelFunc
+	done   chan struct{}
+	agents []Join
 	// epoch numbers the scenarios; the heartbeat goroutine reads it too.
 	epoch atomic.Int64
 	// lost names an agent that went silent or failed: the run cannot split load over it
@@ -69,7 +70,7 @@ func Open(ctx context.Context, cfg CoordinatorConfig) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{cfg: cfg, topic: topic, ctl: ctl, admin: kadm.NewClient(ctl.cl), msgs: make(chan received, 1024), done: make(chan struct{})}
+	c := &Coordinator{cfg: cfg, topic: topic, ctl: ctl, admin: kadm.NewClient(ctl.cl), owned: kafka.NewOwned(cfg.Prefix), msgs: make(chan received, 1024), done: make(chan struct{})}
 	if err := c.createTopic(ctx); err != nil {
 		return c, err
 	}
@@ -101,17 +102,8 @@ func (c *Coordinator) createTopic(ctx context.Context) error {
 		return fmt.Errorf("list brokers for control topic %s: %w", c.topic, err)
 	}
 	rf := int16(min(3, max(1, len(brokers))))
-	c.created = true // claimed before asking: a cancelled request may still create it
-	resp, err := c.admin.CreateTopic(ctx, 1, rf, nil, c.topic)
-	if err == nil {
-		err = resp.Err
-	}
-	if errors.Is(err, kerr.TopicAlreadyExists) {
-		c.created = false
-		return fmt.Errorf("create control topic %s: it already exists; kbench never reuses or deletes a topic it did not create", c.topic)
-	}
-	if err != nil {
-		return fmt.Errorf("create control topic %s (1 partition, %d replicas): %w", c.topic, rf, err)
+	if err := c.owned.CreateTopic(ctx, c.admin, c.topic, 1, rf, nil); err != nil {
+		return fmt.Errorf("control topic: %w", err)
 	}
 	return nil
 }
@@ -227,13 +219,9 @@ func (c *Coordinator) Close() error {
 		_ = c.ctl.send(ctx, c.topic, Message{Kind: KindClose, Run: c.cfg.Prefix})
 	}
 	var err error
-	if c.created && IsControlTopic(c.topic) && strings.HasPrefix(c.topic, c.cfg.Prefix) {
-		resp, derr := c.admin.DeleteTopic(ctx, c.topic)
-		if derr == nil {
-			derr = resp.Err
-		}
-		if derr != nil && !errors.Is(derr, kerr.UnknownTopicOrPartition) {
-			err = fmt.Errorf("delete control topic %s: %w (delete it with kafka-topics.sh --delete --topic %s)", c.topic, derr, c.topic)
+	if c.owned.Owns(c.topic) {
+		if _, derr := c.owned.DeleteTopic(ctx, c.admin, c.topic); derr != nil {
+			err = fmt.Errorf("control topic: %w (delete it with kafka-topics.sh --delete --topic %s)", derr, c.topic)
 		}
 	}
 	c.ctl.close()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/claim"
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/report"
@@ -35,7 +36,7 @@ type runner struct {
 	target   *target
 	dir      string
 	prefix   string
-	topics   topics
+	topics   *kafka.Owned
 	groups   groups
 	progress *progress
 	// coord runs the producers on remote agents (Options.Agents); nil runs them here.

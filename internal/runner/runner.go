@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -157,8 +158,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		return out, err
 	}
 
-	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: topicPrefix(dir),
-		topics: topics{created: map[string]bool{}}, groups: groups{created: map[string]bool{}, shared: shared}}
+	prefix := topicPrefix(dir)
+	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: prefix,
+		topics: kafka.NewOwned(prefix), groups: groups{created: map[string]bool{}, shared: shared}}
 	defer r.cleanup()
 	defer r.closeAgents()
 	if err := r.openAgents(ctx); err != nil {

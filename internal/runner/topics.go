@@ -2,12 +2,7 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -25,39 +20,11 @@ const deleteTimeout = 30 * time.Second
 // together: Ctrl-C must end the run promptly, and what is left is named for the operator.
 const cleanupTimeout = 10 * time.Second
 
-// topics creates and deletes this run's topics. It deletes only names it created and that
-// carry the run's prefix, so nothing else on a cluster is ever touched.
-type topics struct {
-	mu      sync.Mutex
-	created map[string]bool
-}
-
+// createTopic creates a repeat's topic (under the run's prefix: kafka.Owned, r.topics) and
+// waits until it is ready.
 func (r *runner) createTopic(ctx context.Context, name string, partitions, replicas int, configs map[string]string) error {
-	if !strings.HasPrefix(name, r.prefix) {
-		return fmt.Errorf("topic %s lacks the run prefix %s", name, r.prefix)
-	}
-	cfg := map[string]*string{}
-	for k, v := range configs {
-		cfg[k] = &v
-	}
-	// Claim the name before asking: when Ctrl-C cancels the request, the controller may
-	// still create the topic, and cleanup must then delete it. Only an explicit "already
-	// exists" proves the topic is someone else's.
-	r.topics.mu.Lock()
-	r.topics.created[name] = true
-	r.topics.mu.Unlock()
-	resp, err := r.target.admin.CreateTopic(ctx, int32(partitions), int16(replicas), cfg, name)
-	if err == nil {
-		err = resp.Err
-	}
-	if errors.Is(err, kerr.TopicAlreadyExists) {
-		r.topics.mu.Lock()
-		delete(r.topics.created, name)
-		r.topics.mu.Unlock()
-		return fmt.Errorf("create topic %s: it already exists; kbench never reuses or deletes a topic it did not create", name)
-	}
-	if err != nil {
-		return fmt.Errorf("create topic %s (%d partitions, %d replicas): %w", name, partitions, replicas, err)
+	if err := r.topics.CreateTopic(ctx, r.target.admin, name, int32(partitions), int16(replicas), configs); err != nil {
+		return err
 	}
 	return r.waitTopicReady(ctx, name, partitions)
 }
@@ -91,23 +58,10 @@ func (r *runner) waitTopicReady(ctx context.Context, name string, partitions int
 // the metadata no longer lists it. It reports whether there was a topic to delete: a
 // creation cancelled in time created none.
 func (r *runner) deleteTopic(ctx context.Context, name string) (bool, error) {
-	r.topics.mu.Lock()
-	ours := r.topics.created[name] && strings.HasPrefix(name, r.prefix)
-	r.topics.mu.Unlock()
-	if !ours {
-		return false, fmt.Errorf("not deleting topic %s: this run did not create it", name)
+	existed, err := r.topics.DeleteTopic(ctx, r.target.admin, name)
+	if err != nil {
+		return false, err
 	}
-	resp, err := r.target.admin.DeleteTopics(ctx, name)
-	if err == nil {
-		err = resp.Error()
-	}
-	existed := !errors.Is(err, kerr.UnknownTopicOrPartition)
-	if err != nil && existed {
-		return false, fmt.Errorf("delete topic %s: %w", name, err)
-	}
-	r.topics.mu.Lock()
-	delete(r.topics.created, name)
-	r.topics.mu.Unlock()
 	return existed, r.waitTopicGone(ctx, name)
 }
 
@@ -179,10 +133,7 @@ func (r *runner) cleanup() {
 			fmt.Fprintf(r.opts.Log, "cleanup: deleted consumer group %s\n", g)
 		}
 	}
-	r.topics.mu.Lock()
-	names := slices.Sorted(maps.Keys(r.topics.created))
-	r.topics.mu.Unlock()
-	for _, name := range names {
+	for _, name := range r.topics.Topics() {
 		switch deleted, err := r.deleteTopic(ctx, name); {
 		case err != nil:
 			fmt.Fprintf(r.opts.Log, "cleanup: kept topic %s on the cluster (%v); delete it with kafka-topics.sh --delete --topic %s\n", name, err, name)

@@ -151,15 +151,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		cfg.Faults = &planRunner{plan: cfg.FaultPlan, target: target, admin: admin, topic: cfg.Topic}
 	}
-	created, err := createTopic(ctx, admin, &cfg)
-	if created {
-		defer func() {
-			if derr := deleteTopic(admin, cfg.Topic); derr != nil {
-				cfg.progress("%v", derr)
-			}
-		}()
-	}
-	if err != nil {
+	owned := kafka.NewOwned(kafka.Prefix)
+	defer func() {
+		if derr := deleteTopics(admin, owned); derr != nil {
+			cfg.progress("%v", derr)
+		}
+	}()
+	if err := createTopic(ctx, admin, owned, &cfg); err != nil {
 		return nil, err
 	}
 	cfg.progress("created topic %s: %d partitions, %d replicas, %s", cfg.Topic, cfg.Partitions, cfg.Replicas, configWords(cfg.TopicConfigs))

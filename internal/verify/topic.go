@@ -9,6 +9,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // topicReadyTimeout bounds the wait for a new topic's partitions to have leaders.
@@ -26,23 +28,11 @@ func checkBrokers(ctx context.Context, admin *kadm.Client, replicas int) error {
 	return nil
 }
 
-// createTopic creates the run's own topic; created says whether the cluster may hold it
-// now (also when the request failed midway), so that only a topic this run asked for is
-// ever deleted.
-func createTopic(ctx context.Context, admin *kadm.Client, cfg *Config) (created bool, err error) {
-	configs := map[string]*string{}
-	for k, v := range cfg.TopicConfigs {
-		configs[k] = &v
-	}
-	resp, err := admin.CreateTopic(ctx, int32(cfg.Partitions), int16(cfg.Replicas), configs, cfg.Topic)
-	if err == nil {
-		err = resp.Err
-	}
-	if errors.Is(err, kerr.TopicAlreadyExists) {
-		return false, fmt.Errorf("create topic %s: it already exists; kbench never reuses or deletes a topic it did not create", cfg.Topic)
-	}
-	if err != nil {
-		return true, fmt.Errorf("create topic %s (%d partitions, %d replicas): %w", cfg.Topic, cfg.Partitions, cfg.Replicas, err)
+// createTopic creates the run's own topic (kafka.Owned: a topic that exists already is
+// never taken over) and waits until every partition has a leader and a full ISR.
+func createTopic(ctx context.Context, admin *kadm.Client, owned *kafka.Owned, cfg *Config) error {
+	if err := owned.CreateTopic(ctx, admin, cfg.Topic, int32(cfg.Partitions), int16(cfg.Replicas), cfg.TopicConfigs); err != nil {
+		return err
 	}
 	deadline := time.Now().Add(topicReadyTimeout)
 	for time.Now().Before(deadline) {
@@ -54,31 +44,30 @@ func createTopic(ctx context.Context, admin *kadm.Client, cfg *Config) (created 
 				ready = ready && p.Leader >= 0 && p.Err == nil && len(p.ISR) == cfg.Replicas
 			}
 			if ready {
-				return true, nil
+				return nil
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return true, ctx.Err()
+			return ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	return true, fmt.Errorf("topic %s: partitions without a leader or a full ISR after %v", cfg.Topic, topicReadyTimeout)
+	return fmt.Errorf("topic %s: partitions without a leader or a full ISR after %v", cfg.Topic, topicReadyTimeout)
 }
 
-// deleteTopic deletes the run's topic, on a context of its own so that an interrupted run
-// still cleans up.
-func deleteTopic(admin *kadm.Client, topic string) error {
+// deleteTopics deletes the topics the run created, on a context of their own so that an
+// interrupted run still cleans up.
+func deleteTopics(admin *kadm.Client, owned *kafka.Owned) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	resp, err := admin.DeleteTopic(ctx, topic)
-	if err == nil {
-		err = resp.Err
+	var errs []error
+	for _, topic := range owned.Topics() {
+		if _, err := owned.DeleteTopic(ctx, admin, topic); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if err != nil && !errors.Is(err, kerr.UnknownTopicOrPartition) {
-		return fmt.Errorf("delete topic %s: %w", topic, err)
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // durabilityConfigs are the topic configs a durability claim rests on besides acks and the

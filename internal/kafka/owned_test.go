@@ -1,0 +1,80 @@
+package kafka
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// TestOwned walks the rule on a fake cluster: create under the prefix only, never take
+// over a topic that exists, delete only what was created, and keep the claim on a create
+// whose outcome is unknown.
+func TestOwned(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	conn, err := Connect(strings.Join(c.ListenAddrs(), ","), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := conn.NewAdmin("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx := context.Background()
+
+	// Someone else's topic, under the run's prefix.
+	if _, err := admin.CreateTopic(ctx, 1, 1, nil, "kbench-run-theirs"); err != nil {
+		t.Fatal(err)
+	}
+	owned := NewOwned("kbench-run")
+	for _, tt := range []struct{ name, wantError string }{
+		{"other-topic", "lacks the prefix kbench-run"},
+		{"kbench-other-run", "lacks the prefix kbench-run"},
+		{"kbench-run-theirs", "it already exists; kbench never reuses or deletes"},
+		{"kbench-run-ours", ""},
+	} {
+		err := owned.CreateTopic(ctx, admin, tt.name, 2, 1, map[string]string{"retention.ms": "60000"})
+		if (tt.wantError == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantError)) {
+			t.Errorf("CreateTopic(%s) = %v, want error %q", tt.name, err, tt.wantError)
+		}
+	}
+	if got := owned.Topics(); !slices.Equal(got, []string{"kbench-run-ours"}) {
+		t.Errorf("owned topics = %v, want [kbench-run-ours]", got)
+	}
+	if _, err := owned.DeleteTopic(ctx, admin, "kbench-run-theirs"); err == nil || !strings.Contains(err.Error(), "did not create it") {
+		t.Errorf("deleting a topic kbench did not create: %v", err)
+	}
+	if existed, err := owned.DeleteTopic(ctx, admin, "kbench-run-ours"); !existed || err != nil {
+		t.Errorf("DeleteTopic(ours) = %v, %v; want true, nil", existed, err)
+	}
+	topics, err := admin.ListTopics(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := topics.Names(); !slices.Equal(got, []string{"kbench-run-theirs"}) {
+		t.Errorf("topics left = %v, want only kbench-run-theirs", got)
+	}
+
+	// A create whose request never got an answer keeps its claim: cleanup must try it.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := owned.CreateTopic(cancelled, admin, "kbench-run-maybe", 1, 1, nil); err == nil {
+		t.Fatal("create on a cancelled context succeeded")
+	}
+	if !owned.Owns("kbench-run-maybe") {
+		t.Error("a create with an unknown outcome gave up its claim")
+	}
+	if existed, err := owned.DeleteTopic(ctx, admin, "kbench-run-maybe"); existed || err != nil {
+		t.Errorf("DeleteTopic(never created) = %v, %v; want false, nil", existed, err)
+	}
+	if len(owned.Topics()) != 0 {
+		t.Errorf("claims left: %v", owned.Topics())
+	}
+}

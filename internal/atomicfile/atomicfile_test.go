@@ -30,3 +30,21 @@ func TestWrite(t *testing.T) {
 		t.Error("write into a missing directory succeeded")
 	}
 }
+
+func TestWriteFailureLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "target")
+	// A non-empty directory in the way: the rename fails, and the temporary file must go.
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "inside"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("x"), 0o644); err == nil {
+		t.Fatal("write over a non-empty directory succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries in the directory after a failed write, want 1", len(entries))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/kafka"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // control is one party's client on the control topic(s): it sends its messages keyed by its
@@ -21,9 +22,9 @@ type control struct {
 	bytes atomic.Int64
 }
 
-// connection keeps the connection settings of client properties (kafka.IsConnection): the
-// control client needs them, and they never travel in a plan.
-func connection(props map[string]string) map[string]string { return kafka.ConnectionProperties(props) }
+// connection keeps the connection settings of client properties (settings.IsConnection):
+// the control client needs them, and they never travel in a plan.
+func connection(props map[string]string) map[string]string { return settings.Connection(props) }
 
 // openControl connects name to bootstrap and reads the topics consume selects.
 func openControl(bootstrap string, props map[string]string, name string, consume ...kgo.Opt) (*control, error) {

@@ -6,8 +6,8 @@ import (
 	"maps"
 	"time"
 
-	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // AgentResult is one agent's part of a scenario, kept beside the merge so an agent that
@@ -81,7 +81,7 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 		cj := *job.Consumers
 		cj.Bootstrap = ""
 		cj.Properties = maps.Clone(cj.Properties)
-		maps.DeleteFunc(cj.Properties, func(k, _ string) bool { return kafka.IsConnection(k) })
+		maps.DeleteFunc(cj.Properties, func(k, _ string) bool { return settings.IsConnection(k) })
 		cons = &cj
 	}
 	epoch := int(c.epoch.Add(1))
@@ -126,7 +126,7 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 func planJob(job load.ProducerConfig) load.ProducerConfig {
 	job.Bootstrap = ""
 	props := maps.Clone(job.Properties)
-	maps.DeleteFunc(props, func(k, _ string) bool { return kafka.IsConnection(k) })
+	maps.DeleteFunc(props, func(k, _ string) bool { return settings.IsConnection(k) })
 	job.Properties = props
 	return job
 }

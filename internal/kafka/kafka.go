@@ -18,43 +18,6 @@ import (
 	"github.com/kbench/kbench/internal/settings"
 )
 
-// connectionPrefixes start the names of the properties that say how to reach and log in to
-// a cluster, as opposed to how a producer or consumer behaves.
-var connectionPrefixes = []string{"security.", "sasl.", "ssl."}
-
-// connectionNames are the other connection properties.
-var connectionNames = map[string]bool{"bootstrap.servers": true, "client.dns.lookup": true}
-
-// IsConnection reports whether the property called name is a connection setting
-// (bootstrap.servers, client.dns.lookup, security.*, sasl.*, ssl.*): one every client of a
-// cluster needs, whatever its role.
-func IsConnection(name string) bool {
-	if connectionNames[name] {
-		return true
-	}
-	for _, p := range connectionPrefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// ConnectionProperties returns the connection settings of props (see IsConnection), a new
-// map; nil when props is nil.
-func ConnectionProperties(props map[string]string) map[string]string {
-	if props == nil {
-		return nil
-	}
-	out := map[string]string{}
-	for k, v := range props {
-		if IsConnection(k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // Connection is how to reach a cluster: its seed brokers and the TLS and SASL options of
 // the connection settings. It opens service clients.
 type Connection struct {
@@ -64,11 +27,11 @@ type Connection struct {
 	security []kgo.Opt
 }
 
-// Connect reads the connection settings of props (other properties are left to the role
-// clients) and the seed brokers: bootstrap (comma-separated host:port, from a flag) wins
+// Connect reads the connection settings of props (settings.IsConnection; the others are
+// left to the role clients) and the seed brokers: bootstrap (comma-separated host:port, from a flag) wins
 // over bootstrap.servers. Invalid settings are an error naming the property.
 func Connect(bootstrap string, props map[string]string) (*Connection, error) {
-	conn := ConnectionProperties(props)
+	conn := settings.Connection(props)
 	// Connection settings are valid for either role; the producer's catalogue checks them.
 	r, err := settings.Resolve(settings.Producer, conn)
 	if err != nil {

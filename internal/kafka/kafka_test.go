@@ -9,36 +9,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-func TestIsConnection(t *testing.T) {
-	for name, want := range map[string]bool{
-		"bootstrap.servers": true, "client.dns.lookup": true, "security.protocol": true,
-		"sasl.jaas.config": true, "sasl.mechanism": true, "ssl.truststore.location": true,
-		"batch.size": false, "linger.ms": false, "client.id": false, "group.id": false,
-		"request.timeout.ms": false, "fetch.max.wait.ms": false, "securityprotocol": false,
-	} {
-		if got := IsConnection(name); got != want {
-			t.Errorf("IsConnection(%q) = %v, want %v", name, got, want)
-		}
-	}
-	got := ConnectionProperties(map[string]string{"acks": "1", "batch.size": "16384", "security.protocol": "SSL",
-		"bootstrap.servers": "b:9092", "ssl.truststore.location": "/ca.pem"})
-	if want := []string{"bootstrap.servers", "security.protocol", "ssl.truststore.location"}; !slices.Equal(sortedKeys(got), want) {
-		t.Errorf("ConnectionProperties kept %v, want %v", sortedKeys(got), want)
-	}
-	if ConnectionProperties(nil) != nil {
-		t.Error("ConnectionProperties(nil) is not nil")
-	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func TestConnect(t *testing.T) {
 	tests := []struct {
 		name      string

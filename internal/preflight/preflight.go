@@ -22,6 +22,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/kafka"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // Timeout bounds a whole check: the issue the package exists for is a verb that hangs.
@@ -107,7 +108,7 @@ func Check(ctx context.Context, bootstrap string, props map[string]string, need 
 	if err != nil {
 		return nil, fail(Config, "%v", err)
 	}
-	sec := describeSecurity(kafka.ConnectionProperties(props))
+	sec := describeSecurity(settings.Connection(props))
 	res := &Result{}
 	alive, err := dialAll(ctx, conn.Seeds, "bootstrap server", res)
 	if err != nil {

@@ -93,8 +93,11 @@ func TestCapacityIntegration(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
 	}
-	if len(res.Brackets) != 1 || len(res.Trials) < 3 || res.SpentS > 90 {
-		t.Fatalf("%d brackets, %d trials in %.0fs, want 1 and at least 3 within 90s; stderr: %s", len(res.Brackets), len(res.Trials), res.SpentS, errb.String())
+	// The budget bounds the trials the search starts, by their expected cost; how long they
+	// really took depends on the machine, and is not asserted.
+	if len(res.Brackets) != 1 || len(res.Trials) < 3 || res.MaxDurationS != 90 || res.SpentS <= 0 {
+		t.Fatalf("%d brackets, %d trials, budget %.0fs, spent %.0fs: want 1, at least 3, 90s and some; stderr: %s",
+			len(res.Brackets), len(res.Trials), res.MaxDurationS, res.SpentS, errb.String())
 	}
 	if res.Trials[0].Offered != 0 || res.Trials[0].Achieved <= 0 || res.Trials[0].Phase != "bound" {
 		t.Errorf("first trial %+v, want the unthrottled one, with records", res.Trials[0])

@@ -47,7 +47,7 @@ func StartLoad(ctx context.Context, d, probes load.Driver, pcfg load.ProducerCon
 		return l, nil
 	}
 	ccfg := load.ConsumerConfig{Bootstrap: pcfg.Bootstrap, Topics: []string{pcfg.Topic}, Group: group,
-		Properties: connectionProperties(pcfg.Properties), Consumers: consumers, FromLatest: true,
+		Properties: settings.Connection(pcfg.Properties), Consumers: consumers, FromLatest: true,
 		// The search pauses between trials; the consumers must not end for want of records.
 		Timeout: 24 * time.Hour, TickInterval: 100 * time.Millisecond}
 	cctx, cancel := context.WithCancel(ctx)
@@ -62,21 +62,6 @@ func StartLoad(ctx context.Context, d, probes load.Driver, pcfg load.ProducerCon
 		}
 	}()
 	return l, nil
-}
-
-// connectionProperties are the producer properties a consumer of the same cluster needs:
-// where and how to connect, not how to produce.
-func connectionProperties(props map[string]string) map[string]string {
-	out := settings.Connection(props)
-	for _, k := range []string{"bootstrap.servers", "client.dns.lookup"} {
-		if v, ok := props[k]; ok {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // The settle probe: light enough to add nothing a cluster under test would notice, long

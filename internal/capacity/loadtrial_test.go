@@ -53,18 +53,3 @@ func TestLoadTrialsOnFake(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
-func TestConnectionProperties(t *testing.T) {
-	got := connectionProperties(map[string]string{"acks": "1", "linger.ms": "5", "security.protocol": "SASL_SSL",
-		"sasl.mechanism": "PLAIN", "ssl.truststore.location": "/t", "bootstrap.servers": "b:9092"})
-	want := map[string]string{"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN",
-		"ssl.truststore.location": "/t", "bootstrap.servers": "b:9092"}
-	if len(got) != len(want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s = %q, want %q", k, got[k], v)
-		}
-	}
-}

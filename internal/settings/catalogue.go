@@ -40,7 +40,7 @@ var catalogue = []Property{
 	{Name: "receive.buffer.bytes", Role: Common, Kind: Int, Default: "32768 (producer), 65536 (consumer)",
 		Ignored: "franz-go leaves socket buffers to the operating system"},
 
-	// Security: applied by internal/load's security options, never set by a study.
+	// Security: applied by internal/kafka's security options, never set by a study.
 	{Name: "security.protocol", Role: Security, Kind: Enum, Default: "PLAINTEXT",
 		Choices: []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"},
 		Applies: "kgo.DialTLSConfig, kgo.SASL", NoStudy: noStudySecurity},

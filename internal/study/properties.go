@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/kbench/kbench/internal/settings"
 )
@@ -78,7 +77,7 @@ var propertyName = regexp.MustCompile(`^[a-z][a-z0-9]*(\.[a-z0-9]+)*$`)
 func checkClientProperty(role settings.Role, name, value string) (string, error) {
 	what := role.String() + " property"
 	p, ok := settings.Lookup(role, name)
-	if !ok && (strings.HasPrefix(name, "ssl.") || strings.HasPrefix(name, "sasl.") || strings.HasPrefix(name, "security.")) {
+	if !ok && settings.IsConnection(name) {
 		return "", fmt.Errorf("%s %q may not be set here: security settings go in cluster.sasl/cluster.tls or --command-config", what, name)
 	}
 	if !ok {

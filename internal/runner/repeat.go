@@ -266,10 +266,8 @@ func (r *runner) producerConfig(topic string, sc study.Scenario, e2e bool) load.
 		Keys: load.KeyDistribution(p.Keys), TimestampHeader: e2e}
 	warm := r.plan.Warmup
 	switch {
-	case p.Records > 0 && warm > 0 && cfg.Rate > 0:
-		cfg.WarmupRecords = min(int64(cfg.Rate*warm.Seconds()), p.Records/2)
-	case p.Records > 0 && warm > 0:
-		cfg.WarmupRecords = p.Records / 10
+	case p.Records > 0:
+		cfg.WarmupRecords = study.WarmupRecords(p.Records, cfg.Rate, warm)
 	case p.Records == 0:
 		cfg.Duration = warm + p.Duration
 		cfg.Warmup = warm

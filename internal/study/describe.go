@@ -40,7 +40,7 @@ func (p *Plan) Describe(w io.Writer) error {
 	tw.Flush()
 	var short []string
 	for i, s := range p.Scenarios {
-		if why := s.ShortWindow(); why != "" {
+		if why := p.ShortWindow(s); why != "" {
 			short = append(short, fmt.Sprintf("  %d %s: %s\n", i+1, s.ID, why))
 		}
 	}

@@ -36,6 +36,9 @@ type Window struct {
 	// Records is how many produced records' latencies it measures; 0 when the scenario
 	// does not produce (a consumer's read reports no latency percentiles).
 	Records int64
+	// Assumed is the records/s the estimate assumed for a count (EstimateBytesPerSec, or a
+	// paced rate above it); 0 when the length is a duration or an attainable paced rate's.
+	Assumed float64
 }
 
 // Window estimates the scenario's measured window, without its warm-up (warm) and, for a
@@ -47,6 +50,9 @@ func (s Scenario) Window(warm time.Duration) Window {
 		if p.Records > 0 {
 			w.Records = p.Records - WarmupRecords(p.Records, float64(p.PacedRate()), warm)
 			w.Length = secondsOf(float64(w.Records) / perSec)
+			if perSec < float64(p.PacedRate()) || p.PacedRate() == 0 {
+				w.Assumed = perSec
+			}
 		} else {
 			w.Length = p.Duration
 			w.Records = int64(perSec * p.Duration.Seconds())
@@ -55,9 +61,15 @@ func (s Scenario) Window(warm time.Duration) Window {
 	if c := s.Consumers; c.Count > 0 {
 		d := c.Duration
 		if c.Records > 0 {
-			d = secondsOf(float64(c.Records) / estimatedRate(0, s.Producers.RecordSize))
+			perSec := estimatedRate(0, s.Producers.RecordSize)
+			d = secondsOf(float64(c.Records) / perSec)
+			if d > w.Length {
+				w.Assumed = perSec
+			}
 		}
-		w.Length = max(w.Length, d)
+		if d > w.Length {
+			w.Length = d
+		}
 	}
 	w.Samples = int(w.Length / BrokerSampleInterval)
 	return w
@@ -103,12 +115,19 @@ func WindowShortfalls(samples int, records int64) []string {
 }
 
 // ShortWindow says why the scenario's measured window, as the plan estimates it, is too
-// short for what it measures; "" when it is long enough.
+// short for what it measures; "" when it is long enough. A count's window is estimated at
+// an assumed rate, which the reason then names: a load slower than that lasts longer, and
+// the report judges the window actually measured.
 func (p *Plan) ShortWindow(s Scenario) string {
 	w := s.Window(p.Warmup)
 	why := WindowShortfalls(w.Samples, w.Records)
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("about %v measured, a broker sample every %v: %s", w.Length.Round(100*time.Millisecond), BrokerSampleInterval, strings.Join(why, ", "))
+	at := ""
+	if w.Assumed > 0 {
+		// a count's window is only as long as the assumed rate says; slower loads last longer
+		at = fmt.Sprintf(" at the estimate's %s records/s", numfmt.Whole(w.Assumed))
+	}
+	return fmt.Sprintf("about %v measured%s, a broker sample every %v: %s", w.Length.Round(100*time.Millisecond), at, BrokerSampleInterval, strings.Join(why, ", "))
 }

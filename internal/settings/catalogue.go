@@ -9,10 +9,9 @@ const (
 	noStudyTxn      = "studies do not run transactions (kbench produce --transactional-id does)"
 )
 
-// catalogue is every Java client property kbench knows: Kafka 4.1's ProducerConfig and
-// ConsumerConfig defaults, ranges narrowed to what franz-go accepts. Anything else is an
-// unknown property.
-var catalogue = []Property{
+// clientProperties are the Java client properties kbench knows: Kafka 4.1's ProducerConfig
+// and ConsumerConfig defaults, ranges narrowed to what franz-go accepts.
+var clientProperties = []Property{
 	// Connection settings of both clients.
 	{Name: "bootstrap.servers", Role: Common, Kind: String, Applies: "kgo.SeedBrokers",
 		NoStudy: "kbench connects to the study's cluster"},

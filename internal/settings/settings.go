@@ -1,35 +1,38 @@
-// Package settings is the one catalogue of the Java client properties kbench knows, the way
-// Kafka's ConfigDef is the single definition behind ProducerConfig and ConsumerConfig: each
-// property once, with its role, type, the Java client's default (Kafka 4.1), its valid
-// values, the franz-go option that applies it, and whether a study may set it.
+// Package settings is the one catalogue of the Kafka settings kbench knows, the way Kafka's
+// ConfigDef is the single definition behind ProducerConfig, ConsumerConfig and LogConfig:
+// each Java client property and each topic config once, with its role, type, Kafka 4.1's
+// default, its valid values, what applies it, and whether a study may set it.
 //
-// Study validation (internal/study) and the load engine (internal/load) both read this
-// table, so a study can only set what the engine applies, and Resolve applies the rules
-// that tie properties together (acks and idempotence, in-flight requests, timeouts) the
-// same way for both. The package has no Kafka imports: it describes and checks values;
-// internal/load turns the resolved values into kgo options.
+// Study validation (internal/study), the load engine (internal/kafka, internal/load), topic
+// creation and the docs all read this table, so a study can only set what kbench applies,
+// and Resolve applies the rules that tie client properties together (acks and idempotence,
+// in-flight requests, timeouts) the same way for both. The package has no Kafka imports: it
+// describes and checks values; internal/kafka turns the resolved values into kgo options.
 package settings
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// Role says which client a property configures.
+// Role says what a setting configures: a client, or a topic.
 type Role int
 
-// The roles. Common and Security properties apply to producers and consumers alike.
+// The roles. Common and Security properties apply to producers and consumers alike; Topic
+// configs are Kafka's per-topic LogConfig, given to the broker when kbench creates a topic.
 const (
 	Common Role = iota
 	Producer
 	Consumer
 	Security
+	Topic
 )
 
 func (r Role) String() string {
-	return [...]string{"common", "producer", "consumer", "security"}[r]
+	return [...]string{"common", "producer", "consumer", "security", "topic"}[r]
 }
 
 // Kind is a property's value type.
@@ -42,26 +45,31 @@ const (
 	Size        // a byte count within [Min, Max] (a study may write units: 16KiB)
 	Bool        // true or false
 	Enum        // one of Choices
+	Double      // a decimal number within [Min, Max]
+	List        // a comma-separated list of distinct Choices
 )
 
 func (k Kind) String() string {
-	return [...]string{"string", "int", "size", "boolean", "enum"}[k]
+	return [...]string{"string", "int", "size", "boolean", "enum", "double", "list"}[k]
 }
 
-// Property is one Java client property.
+// Property is one Java client property or topic config.
 type Property struct {
 	Name string
 	Role Role
 	Kind Kind
-	// Default is the Java client's default in Kafka 4.1 ("" when it has none).
+	// Default is Kafka 4.1's default: the Java client's, or for a topic config LogConfig's
+	// (what the broker uses when neither the topic nor the broker's server config sets it).
+	// "" when it has none.
 	Default string
-	// Min and Max bound an Int or Size; they are the narrower of Java's and franz-go's
-	// limits, so a value in range is one the engine applies.
+	// Min and Max bound an Int, Size or Double; for a client property they are the narrower
+	// of Java's and franz-go's limits, so a value in range is one the engine applies.
 	Min, Max int64
-	// Choices are an Enum's values, or an Int's values allowed outside [Min, Max].
+	// Choices are an Enum's or a List's values, or an Int's or Size's values allowed
+	// outside [Min, Max].
 	Choices []string
-	// Applies names the franz-go option(s) the engine applies the property with; "" when
-	// the engine does not apply it (see Ignored).
+	// Applies names what applies the property: the franz-go option(s) of a client
+	// property, the topic's creation for a topic config; "" when nothing does (see Ignored).
 	Applies string
 	// Ignored says why the engine cannot apply the property. Such a property is refused in a
 	// study; in a Java properties file given to kbench produce/consume it is accepted with a
@@ -90,12 +98,18 @@ func (p Property) StudyRefusal() string {
 	return ""
 }
 
-// For reports whether p configures a client of role (Producer or Consumer).
+// For reports whether p configures role: a client (Producer or Consumer), which takes the
+// Common and Security properties too, or a Topic.
 func (p Property) For(role Role) bool {
-	return p.Role == role || p.Role == Common || p.Role == Security
+	if p.Role == role {
+		return true
+	}
+	client := role == Producer || role == Consumer
+	return client && (p.Role == Common || p.Role == Security)
 }
 
-// Lookup finds the property name of a role's client (Producer or Consumer).
+// Lookup finds the setting name of role (Producer, Consumer or Topic). A name may have one
+// entry per role: compression.type is a producer property and a topic config.
 func Lookup(role Role, name string) (Property, bool) {
 	for _, p := range catalogue {
 		if p.Name == name && p.For(role) {
@@ -105,7 +119,10 @@ func Lookup(role Role, name string) (Property, bool) {
 	return Property{}, false
 }
 
-// All returns every property of the catalogue, in its order.
+// catalogue is every setting kbench knows; anything else is unknown.
+var catalogue = slices.Concat(clientProperties, topicConfigs)
+
+// All returns every setting of the catalogue, in its order.
 func All() []Property { return slices.Clone(catalogue) }
 
 // Names returns the sorted names of role's properties that keep (nil keeps all).
@@ -121,19 +138,21 @@ func Names(role Role, keep func(Property) bool) []string {
 }
 
 // Valid describes p's valid values for an error message or a document: "0, 1, -1, all",
-// "a whole number from 0 to 60000".
+// "a whole number from 0 to 60000", "a whole number of at least 1" (Java's Long range).
 func (p Property) Valid() string {
 	switch p.Kind {
 	case Bool:
 		return "true, false"
 	case Enum:
 		return strings.Join(p.Choices, ", ")
-	case Int, Size:
-		what := "a whole number"
-		if p.Kind == Size {
-			what = "a byte count"
-		}
+	case List:
+		return "a comma-separated list of " + strings.Join(p.Choices, ", ")
+	case Int, Size, Double:
+		what := map[Kind]string{Int: "a whole number", Size: "a byte count", Double: "a number"}[p.Kind]
 		r := fmt.Sprintf("%s from %d to %d", what, p.Min, p.Max)
+		if p.Max == math.MaxInt64 {
+			r = fmt.Sprintf("%s of at least %d", what, p.Min)
+		}
 		if len(p.Choices) > 0 {
 			r = strings.Join(p.Choices, ", ") + " or " + r
 		}
@@ -143,7 +162,7 @@ func (p Property) Valid() string {
 }
 
 // Check validates one value of p and returns it normalised (booleans and choices in the
-// catalogue's spelling, numbers without spaces). The error names the property, the value
+// catalogue's spelling, numbers without spaces, a list's items joined by bare commas). The error names the property, the value
 // and the valid values: `acks="2" is not valid (valid: 0, 1, -1, all)`.
 func (p Property) Check(value string) (string, error) {
 	v := strings.TrimSpace(value)
@@ -173,6 +192,23 @@ func (p Property) Check(value string) (string, error) {
 			return bad()
 		}
 		return strconv.FormatInt(n, 10), nil
+	case Double:
+		f, err := strconv.ParseFloat(v, 64)
+		// Written so that NaN, which compares false with anything, is refused.
+		if err != nil || !(f >= float64(p.Min) && f <= float64(p.Max)) {
+			return bad()
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	case List:
+		var items []string
+		for _, item := range strings.Split(v, ",") {
+			i := slices.IndexFunc(p.Choices, func(c string) bool { return strings.EqualFold(strings.TrimSpace(item), c) })
+			if i < 0 || slices.Contains(items, p.Choices[i]) {
+				return bad()
+			}
+			items = append(items, p.Choices[i])
+		}
+		return strings.Join(items, ","), nil
 	}
 	return v, nil
 }

@@ -10,10 +10,11 @@ import (
 func TestCatalogueIsWellFormed(t *testing.T) {
 	seen := map[string]bool{}
 	for _, p := range All() {
-		if seen[p.Name] {
-			t.Errorf("%s listed twice", p.Name)
+		key := p.Role.String() + " " + p.Name
+		if seen[key] {
+			t.Errorf("%s listed twice", key)
 		}
-		seen[p.Name] = true
+		seen[key] = true
 		if p.Applies == "" && p.Ignored == "" {
 			t.Errorf("%s: neither applied nor ignored", p.Name)
 		}
@@ -37,6 +38,7 @@ func TestCatalogueIsWellFormed(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
+		role                       Role
 		name, value, want, wantErr string
 	}{
 		{name: "acks", value: "ALL", want: "all"},
@@ -51,11 +53,39 @@ func TestCheck(t *testing.T) {
 		{name: "compression.gzip.level", value: "-1", want: "-1"},
 		{name: "compression.gzip.level", value: "0", wantErr: "(valid: -1 or a whole number from 1 to 9)"},
 		{name: "max.request.size", value: "512", wantErr: "a byte count from 1024 to 1073741824"},
+
+		// Topic configs: LogConfig's types and ranges.
+		{role: Topic, name: "compression.type", value: "none", wantErr: `compression.type="none" is not valid (valid: producer, uncompressed, gzip, snappy, lz4, zstd)`},
+		{role: Topic, name: "compression.type", value: "ZSTD", want: "zstd"},
+		{role: Topic, name: "cleanup.policy", value: "compact, Delete", want: "compact,delete"},
+		{role: Topic, name: "cleanup.policy", value: "compact,compact", wantErr: "(valid: a comma-separated list of delete, compact)"},
+		{role: Topic, name: "cleanup.policy", value: "", wantErr: `cleanup.policy="" is not valid`},
+		{role: Topic, name: "min.cleanable.dirty.ratio", value: "0.50", want: "0.5"},
+		{role: Topic, name: "min.cleanable.dirty.ratio", value: "1", want: "1"},
+		{role: Topic, name: "min.cleanable.dirty.ratio", value: "1.01", wantErr: "(valid: a number from 0 to 1)"},
+		{role: Topic, name: "min.cleanable.dirty.ratio", value: "NaN", wantErr: "(valid: a number from 0 to 1)"},
+		{role: Topic, name: "retention.ms", value: "-1", want: "-1"},
+		{role: Topic, name: "retention.ms", value: "-2", wantErr: `retention.ms="-2" is not valid (valid: a whole number of at least -1)`},
+		{role: Topic, name: "retention.bytes", value: "-1", want: "-1"},
+		{role: Topic, name: "retention.bytes", value: "-5", wantErr: "(valid: -1 or a byte count of at least 0)"},
+		{role: Topic, name: "local.retention.bytes", value: "-2", want: "-2"},
+		// Kafka 4.0 raised segment.bytes' floor to 1 MiB.
+		{role: Topic, name: "segment.bytes", value: "1048575", wantErr: "(valid: a byte count from 1048576 to 2147483647)"},
+		{role: Topic, name: "flush.messages", value: "0", wantErr: "a whole number of at least 1"},
+		// One past Long.MAX_VALUE does not parse as a long.
+		{role: Topic, name: "flush.ms", value: "9223372036854775808", wantErr: `flush.ms="9223372036854775808" is not valid`},
+		{role: Topic, name: "compression.zstd.level", value: "-131072", want: "-131072"},
+		{role: Topic, name: "compression.lz4.level", value: "18", wantErr: "a whole number from 1 to 17"},
+		{role: Topic, name: "message.timestamp.type", value: "logappendtime", want: "LogAppendTime"},
 	}
 	for _, tt := range tests {
-		p, ok := Lookup(Producer, tt.name)
+		role := tt.role
+		if role == Common {
+			role = Producer
+		}
+		p, ok := Lookup(role, tt.name)
 		if !ok {
-			t.Fatalf("%s not in the catalogue", tt.name)
+			t.Fatalf("%s %s not in the catalogue", role, tt.name)
 		}
 		got, err := p.Check(tt.value)
 		if tt.wantErr != "" {
@@ -208,6 +238,39 @@ func TestCheckRecords(t *testing.T) {
 		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
 		}
+	}
+}
+
+// TestRoles pins which settings each role sees: a client takes the common and security
+// properties, a topic only its own configs, and a name two roles share resolves per role.
+func TestRoles(t *testing.T) {
+	tests := []struct {
+		role Role
+		name string
+		want bool
+		kind Kind
+	}{
+		{Producer, "compression.type", true, Enum},
+		{Topic, "compression.type", true, Enum},
+		{Consumer, "compression.type", false, 0},
+		{Producer, "client.id", true, String},
+		{Topic, "client.id", false, 0},
+		{Topic, "security.protocol", false, 0},
+		{Topic, "min.insync.replicas", true, Int},
+		{Producer, "min.insync.replicas", false, 0},
+		{Topic, "message.format.version", false, 0}, // removed in Kafka 4.0
+	}
+	for _, tt := range tests {
+		p, ok := Lookup(tt.role, tt.name)
+		if ok != tt.want || (ok && p.Kind != tt.kind) {
+			t.Errorf("Lookup(%s, %s) = %v (%s), want %v (%s)", tt.role, tt.name, ok, p.Kind, tt.want, tt.kind)
+		}
+	}
+	// The topic's compression.type knows the broker's values, the producer's the client's.
+	topic, _ := Lookup(Topic, "compression.type")
+	producer, _ := Lookup(Producer, "compression.type")
+	if topic.Default != "producer" || producer.Default != "none" {
+		t.Errorf("compression.type defaults: topic %q, producer %q", topic.Default, producer.Default)
 	}
 }
 

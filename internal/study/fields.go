@@ -113,19 +113,19 @@ func (s *Scenario) setField(path, value string) error {
 		}
 		switch m {
 		case "topic.configs":
-			v, err := checkTopicConfig(name, value)
+			v, err := checkSetting(settings.Topic, name, value)
 			if err != nil {
 				return err
 			}
 			s.Topic.Configs[name] = v
 		case "producers.properties":
-			v, err := checkClientProperty(settings.Producer, name, value)
+			v, err := checkSetting(settings.Producer, name, value)
 			if err != nil {
 				return err
 			}
 			s.Producers.Properties[name] = v
 		case "consumers.properties":
-			v, err := checkClientProperty(settings.Consumer, name, value)
+			v, err := checkSetting(settings.Consumer, name, value)
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package study
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -131,5 +132,138 @@ defaults:
       enable.idempotence: false
 `)); err != nil {
 		t.Error(err)
+	}
+}
+
+// topicConfigDoc renders the catalogue's topic configs as docs/study-format.md lists them:
+// the settable ones with Kafka's default and valid values, then the refused ones with why.
+func topicConfigDoc() string {
+	var b strings.Builder
+	b.WriteString("| config | Kafka default | valid |\n|---|---|---|\n")
+	var refused []settings.Property
+	for _, p := range settings.All() {
+		if p.Role != settings.Topic {
+			continue
+		}
+		if !p.Studyable() {
+			refused = append(refused, p)
+			continue
+		}
+		def := p.Default
+		if def == "" {
+			def = "(none)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, def, p.Valid())
+	}
+	b.WriteString("\nThese are known but refused in a study:\n\n| config | why |\n|---|---|\n")
+	for _, p := range refused {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", p.Name, p.StudyRefusal())
+	}
+	return b.String()
+}
+
+// TestDocsListTopicConfigs keeps docs/study-format.md's topic config tables equal to the
+// catalogue's topic configs.
+func TestDocsListTopicConfigs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/study-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := topicConfigDoc()
+	if !strings.Contains(string(doc), "### Topic configs\n") || !strings.Contains(string(doc), want) {
+		t.Errorf("docs/study-format.md's \"### Topic configs\" tables differ from the catalogue; they should read:\n%s", want)
+	}
+}
+
+// topicConfigStudy is a one-scenario study on three brokers setting one topic config on
+// line 7.
+func topicConfigStudy(name, value string) string {
+	return fmt.Sprintf("name: p\ncluster: {brokers: 3}\ndefaults:\n  topic:\n    replicas: 3\n    configs:\n      %s: %q\n", name, value)
+}
+
+// TestStudyTopicConfigsAreTheCatalogues proves that a study accepts exactly the topic configs
+// the catalogue lets it set, each with its example and its Kafka default, and refuses every
+// other one at its line with the reason.
+func TestStudyTopicConfigsAreTheCatalogues(t *testing.T) {
+	for _, p := range settings.All() {
+		if p.Role != settings.Topic {
+			continue
+		}
+		if !p.Studyable() {
+			_, err := Parse("p.yaml", []byte(topicConfigStudy(p.Name, "x")))
+			var se *Error
+			if !errors.As(err, &se) || se.Line != 7 || !strings.Contains(se.Msg, fmt.Sprintf("topic config %q may not be set here: ", p.Name)) {
+				t.Errorf("%s accepted or refused without its line: %v", p.Name, err)
+			}
+			continue
+		}
+		for _, v := range []string{p.Example, p.Default} {
+			plan, err := Parse("p.yaml", []byte(topicConfigStudy(p.Name, v)))
+			if err != nil {
+				t.Errorf("%s=%s refused: %v", p.Name, v, err)
+				continue
+			}
+			if got := plan.Scenarios[0].Topic.Configs[p.Name]; got != v {
+				t.Errorf("%s=%s set as %q", p.Name, v, got)
+			}
+		}
+	}
+}
+
+// TestStudyTopicConfigErrors pins the one line a study gets for a bad topic config: the
+// file and line, the field, and the key, value and valid values.
+func TestStudyTopicConfigErrors(t *testing.T) {
+	const where = "p.yaml:7: defaults.topic.configs."
+	tests := []struct{ name, value, want, wantValue string }{
+		{name: "flush.messages", value: "x",
+			want: `flush.messages: topic config flush.messages="x" is not valid (valid: a whole number of at least 1)`},
+		// Kafka refuses 0 messages between flushes.
+		{name: "flush.messages", value: "0",
+			want: `flush.messages: topic config flush.messages="0" is not valid (valid: a whole number of at least 1)`},
+		{name: "segment.bytes", value: "lots",
+			want: `segment.bytes: topic config segment.bytes: size "lots" is not a byte count such as 1024, 16KiB or 1MiB`},
+		// 512 KiB is a byte count, but below Kafka 4's 1 MiB floor.
+		{name: "segment.bytes", value: "512KiB",
+			want: `segment.bytes: topic config segment.bytes="524288" is not valid (valid: a byte count from 1048576 to 2147483647)`},
+		{name: "preallocate", value: "yes",
+			want: `preallocate: topic config preallocate="yes" is not valid (valid: true, false)`},
+		{name: "compression.type", value: "brotli",
+			want: `compression.type: topic config compression.type="brotli" is not valid (valid: producer, uncompressed, gzip, snappy, lz4, zstd)`},
+		// The producer's "none" is the broker's "uncompressed".
+		{name: "compression.type", value: "none",
+			want: `compression.type: topic config compression.type="none" is not valid (valid: producer, uncompressed, gzip, snappy, lz4, zstd)`},
+		{name: "retention.ms", value: "-5",
+			want: `retention.ms: topic config retention.ms="-5" is not valid (valid: a whole number of at least -1)`},
+		{name: "retention.bytes", value: "-1", wantValue: "-1"},
+		{name: "retention.bytes", value: "1GiB", wantValue: "1073741824"},
+		{name: "cleanup.policy", value: "compact, delete", wantValue: "compact,delete"},
+		{name: "cleanup.policy", value: "archive",
+			want: `cleanup.policy: topic config cleanup.policy="archive" is not valid (valid: a comma-separated list of delete, compact)`},
+		{name: "min.cleanable.dirty.ratio", value: "2",
+			want: `min.cleanable.dirty.ratio: topic config min.cleanable.dirty.ratio="2" is not valid (valid: a number from 0 to 1)`},
+		{name: "segment.byte", value: "1",
+			want: `segment.byte: unknown topic config "segment.byte" (did you mean "segment.bytes"?)`},
+		{name: "Segment.Bytes", value: "1",
+			want: `Segment.Bytes: unknown topic config "Segment.Bytes" (Kafka config names are lowercase words joined by dots, e.g. batch.size)`},
+		// Removed in Kafka 4.0.
+		{name: "message.format.version", value: "3.0",
+			want: `message.format.version: unknown topic config "message.format.version"`},
+		{name: "remote.storage.enable", value: "true",
+			want: `remote.storage.enable: topic config "remote.storage.enable" may not be set here: kbench's runs do not cover tiered storage (its embedded cluster has none)`},
+		// Client properties are not topic configs.
+		{name: "ssl.keystore.password", value: "x",
+			want: `ssl.keystore.password: unknown topic config "ssl.keystore.password"`},
+	}
+	for _, tt := range tests {
+		plan, err := Parse("p.yaml", []byte(topicConfigStudy(tt.name, tt.value)))
+		if tt.want == "" {
+			if err != nil || plan.Scenarios[0].Topic.Configs[tt.name] != tt.wantValue {
+				t.Errorf("%s=%s: %v, want %q", tt.name, tt.value, err, tt.wantValue)
+			}
+			continue
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), where+tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s=%s: error %v\nwant %s%s", tt.name, tt.value, err, where, tt.want)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // Prefix starts the name of every topic kbench creates.
@@ -46,9 +48,18 @@ func (o *Owned) CreateTopic(ctx context.Context, admin *kadm.Client, name string
 	if !o.mayCreate(name) {
 		return fmt.Errorf("create topic %s: it lacks the prefix %s of the topics kbench may create", name, o.prefix)
 	}
+	// The settings catalogue checks every config before the broker sees it, as a study's are.
 	cfg := map[string]*string{}
 	for k, v := range configs {
-		cfg[k] = &v
+		p, ok := settings.Lookup(settings.Topic, k)
+		if !ok {
+			return fmt.Errorf("create topic %s: unknown topic config %q", name, k)
+		}
+		nv, err := p.Check(v)
+		if err != nil {
+			return fmt.Errorf("create topic %s: topic config %w", name, err)
+		}
+		cfg[k] = &nv
 	}
 	o.mu.Lock()
 	o.topics[name] = true

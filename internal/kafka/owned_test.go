@@ -45,6 +45,18 @@ func TestOwned(t *testing.T) {
 			t.Errorf("CreateTopic(%s) = %v, want error %q", tt.name, err, tt.wantError)
 		}
 	}
+	// A config the settings catalogue refuses never reaches the broker, and claims nothing.
+	for _, tt := range []struct {
+		configs   map[string]string
+		wantError string
+	}{
+		{map[string]string{"min.insync.replicas": "0"}, `create topic kbench-run-bad: topic config min.insync.replicas="0" is not valid (valid: a whole number from 1 to 2147483647)`},
+		{map[string]string{"retention.hours": "1"}, `create topic kbench-run-bad: unknown topic config "retention.hours"`},
+	} {
+		if err := owned.CreateTopic(ctx, admin, "kbench-run-bad", 1, 1, tt.configs); err == nil || err.Error() != tt.wantError {
+			t.Errorf("CreateTopic(%v) = %v, want %q", tt.configs, err, tt.wantError)
+		}
+	}
 	if got := owned.Topics(); !slices.Equal(got, []string{"kbench-run-ours"}) {
 		t.Errorf("owned topics = %v, want [kbench-run-ours]", got)
 	}

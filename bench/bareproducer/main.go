@@ -25,6 +25,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 type options struct {
@@ -61,7 +62,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	st, err := load.ParseProperties(load.RoleProducer, props)
+	st, err := load.ParseProperties(settings.Producer, props)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 func newConsumeCommand() *cobra.Command {
@@ -92,7 +93,7 @@ Examples:
 				props["receive.buffer.bytes"] = strconv.Itoa(socketBuffer)
 			}
 			// Bad properties are refused before a cluster is contacted.
-			if _, err := load.ParseProperties(load.RoleConsumer, props); err != nil {
+			if _, err := load.ParseProperties(settings.Consumer, props); err != nil {
 				return err
 			}
 			cfg.Properties = props

@@ -16,6 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/metrics"
+	kbsettings "github.com/kbench/kbench/internal/settings"
 )
 
 // ConsumerConfig describes one consume run.
@@ -207,7 +208,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		props[k] = v
 	}
 	props["group.id"] = cfg.Group
-	settings, seeds, err := clientSettings(RoleConsumer, props, cfg.Bootstrap)
+	settings, seeds, err := clientSettings(kbsettings.Consumer, props, cfg.Bootstrap)
 	if err != nil {
 		return nil, err
 	}

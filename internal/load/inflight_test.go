@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // inflightHook counts produce requests written and responses read on the wire, and keeps
@@ -39,7 +41,7 @@ func (h *inflightHook) OnBrokerRead(_ kgo.BrokerMetadata, key int16, _ int, _, _
 // what the client does: never a second produce request before the first one's response.
 func TestOneRequestInFlight(t *testing.T) {
 	boot := newFakeCluster(t, "inflight")
-	s, err := ParseProperties(RoleProducer, map[string]string{
+	s, err := ParseProperties(settings.Producer, map[string]string{
 		"max.in.flight.requests.per.connection": "1", "linger.ms": "0", "batch.size": "1024"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,37 +8,14 @@ import (
 	"github.com/kbench/kbench/internal/settings"
 )
 
-// Role says which kind of client a set of properties configures.
-type Role int
-
-// The client roles.
-const (
-	RoleProducer Role = iota
-	RoleConsumer
-)
-
-func (r Role) String() string {
-	if r == RoleConsumer {
-		return "consumer"
-	}
-	return "producer"
-}
-
-// settingsRole is the catalogue's name for role.
-func (r Role) settingsRole() settings.Role {
-	if r == RoleConsumer {
-		return settings.Consumer
-	}
-	return settings.Producer
-}
-
-// SupportedProperties returns the Java property names kbench accepts for role, sorted.
-func SupportedProperties(role Role) []string { return settings.Names(role.settingsRole(), nil) }
+// SupportedProperties returns the Java property names kbench accepts for role (settings.Producer
+// or settings.Consumer), sorted.
+func SupportedProperties(role settings.Role) []string { return settings.Names(role, nil) }
 
 // ParseProperties translates Java client properties for role into franz-go options
 // (kafka.ParseProperties).
-func ParseProperties(role Role, props map[string]string) (*kafka.ClientSettings, error) {
-	return kafka.ParseProperties(role.settingsRole(), props)
+func ParseProperties(role settings.Role, props map[string]string) (*kafka.ClientSettings, error) {
+	return kafka.ParseProperties(role, props)
 }
 
 // ParsePropertyArgs parses "name=value" arguments (--producer-props, --command-property, -X).
@@ -59,7 +36,7 @@ func ParsePropertyArgs(args []string) (map[string]string, error) {
 // clientSettings parses props for role and resolves the seed brokers: bootstrap (a flag)
 // wins over bootstrap.servers. The effective settings record both, and the numbered client
 // IDs kbench gives its clients when props has none.
-func clientSettings(role Role, props map[string]string, bootstrap string) (*kafka.ClientSettings, []string, error) {
+func clientSettings(role settings.Role, props map[string]string, bootstrap string) (*kafka.ClientSettings, []string, error) {
 	settings, err := ParseProperties(role, props)
 	if err != nil {
 		return nil, nil, err
@@ -82,7 +59,7 @@ func clientSettings(role Role, props map[string]string, bootstrap string) (*kafk
 // value sizes are known (largest > 0), that such records can be sent with them: nothing is
 // connected or allocated, so a caller can refuse bad input before anything starts.
 func CheckProducerProperties(props map[string]string, smallest, largest int) error {
-	s, err := ParseProperties(RoleProducer, props)
+	s, err := ParseProperties(settings.Producer, props)
 	if err != nil || largest <= 0 {
 		return err
 	}

@@ -46,7 +46,7 @@ func OpenProducers(cfg ProducerConfig) (*Producers, error) {
 	if cfg.TransactionalID != "" {
 		props["transactional.id"] = cfg.TransactionalID
 	}
-	settings, seeds, err := clientSettings(RoleProducer, props, cfg.Bootstrap)
+	settings, seeds, err := clientSettings(kbsettings.Producer, props, cfg.Bootstrap)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kbench/kbench/internal/faults"
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // Config is one verify run.
@@ -83,7 +84,7 @@ func (c *Config) Validate() error {
 	if a := strings.TrimSpace(c.ProducerProps["acks"]); a == "0" {
 		errs = append(errs, errors.New("--producer-props acks=0: the cluster acknowledges nothing, so there is no claim to check; use acks=1 or acks=all"))
 	}
-	if _, err := load.ParseProperties(load.RoleProducer, c.producerProps()); err != nil {
+	if _, err := load.ParseProperties(settings.Producer, c.producerProps()); err != nil {
 		errs = append(errs, fmt.Errorf("--producer-props: %w", err))
 	}
 	if len(errs) > 0 {

@@ -1,13 +1,9 @@
-// Reading a broker's Prometheus endpoint (text exposition format 0.0.4).
-//
-// The parser is our own: the exposition format is a line per sample, and
-// github.com/prometheus/common/expfmt v0.73 pulls in an OpenMetrics grammar module
-// (github.com/pandatix/go-abnf) that the Go module proxy does not serve.
+// Reading a broker's Prometheus endpoint (text exposition format 0.0.4), parsed by
+// github.com/prometheus/common/expfmt and flattened to one value per exposed sample.
 
 package metrics
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -16,6 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // promValues is one scrape flattened to series key -> value. A key is the metric name, plus
@@ -48,126 +48,64 @@ func (v promValues) sum(name string) (total float64, ok bool) {
 	return total, ok
 }
 
-// parsePrometheusText parses the Prometheus text format: per line, a metric name, optional
-// {label="value",...}, a value (a Go float, or NaN, +Inf, -Inf) and an optional timestamp.
-// Lines starting with # (HELP, TYPE, comments) and blank lines are skipped. A malformed line
-// is an error naming its line number.
+// parsePrometheusText parses the Prometheus text format with expfmt (metric names as the
+// classic format spells them) and flattens the families into promValues. A malformed line is
+// an error naming its line number.
 func parsePrometheusText(r io.Reader) (promValues, error) {
-	v := promValues{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		key, value, err := parsePromLine(text)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-		v[key] = value
-	}
-	if err := sc.Err(); err != nil {
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := parser.TextToMetricFamilies(r)
+	if err != nil {
 		return nil, err
+	}
+	v := promValues{}
+	for name, mf := range families {
+		for _, m := range mf.GetMetric() {
+			flattenMetric(v, name, mf.GetType(), m)
+		}
 	}
 	return v, nil
 }
 
-// parsePromLine parses one sample line into its key and value.
-func parsePromLine(s string) (string, float64, error) {
-	i := 0
-	for i < len(s) && isMetricNameChar(s[i], i == 0) {
-		i++
+// flattenMetric adds the samples one metric exposed: its value, or for a summary its
+// quantiles, _sum and _count, and for a histogram its buckets, _sum and _count.
+func flattenMetric(v promValues, name string, kind dto.MetricType, m *dto.Metric) {
+	labels := make([]string, 0, 2*len(m.GetLabel())+2)
+	for _, l := range m.GetLabel() {
+		labels = append(labels, l.GetName(), l.GetValue())
 	}
-	if i == 0 {
-		return "", 0, fmt.Errorf("no metric name in %q", s)
-	}
-	name := s[:i]
-	var labels []string
-	if i < len(s) && s[i] == '{' {
-		var n int
-		var err error
-		labels, n, err = parsePromLabels(s[i+1:])
-		if err != nil {
-			return "", 0, fmt.Errorf("labels of %s: %w", name, err)
+	switch kind {
+	case dto.MetricType_COUNTER:
+		v[promKey(name, labels...)] = m.GetCounter().GetValue()
+	case dto.MetricType_GAUGE:
+		v[promKey(name, labels...)] = m.GetGauge().GetValue()
+	case dto.MetricType_SUMMARY:
+		s := m.GetSummary()
+		for _, q := range s.GetQuantile() {
+			v[promKey(name, append(labels, model.QuantileLabel, formatPromFloat(q.GetQuantile()))...)] = q.GetValue()
 		}
-		i += 1 + n
-	}
-	f := strings.Fields(s[i:])
-	if len(f) < 1 || len(f) > 2 {
-		return "", 0, fmt.Errorf("%s: want a value and an optional timestamp, got %q", name, s[i:])
-	}
-	value, err := parsePromFloat(f[0])
-	if err != nil {
-		return "", 0, fmt.Errorf("%s: %w", name, err)
-	}
-	return promKey(name, labels...), value, nil
-}
-
-// parsePromLabels parses `name="value",...}` (the text after '{') and returns the pairs and
-// the number of bytes consumed, including the closing '}'. Values may hold \\, \" and \n.
-func parsePromLabels(s string) ([]string, int, error) {
-	var labels []string
-	i := 0
-	for {
-		for i < len(s) && (s[i] == ' ' || s[i] == ',') {
-			i++
+		v[promKey(name+"_sum", labels...)] = s.GetSampleSum()
+		v[promKey(name+"_count", labels...)] = float64(s.GetSampleCount())
+	case dto.MetricType_HISTOGRAM:
+		h := m.GetHistogram()
+		for _, b := range h.GetBucket() {
+			v[promKey(name+"_bucket", append(labels, model.BucketLabel, formatPromFloat(b.GetUpperBound()))...)] = float64(b.GetCumulativeCount())
 		}
-		if i < len(s) && s[i] == '}' {
-			return labels, i + 1, nil
-		}
-		start := i
-		for i < len(s) && isMetricNameChar(s[i], i == start) && s[i] != ':' {
-			i++
-		}
-		if i == start || i+1 >= len(s) || s[i] != '=' || s[i+1] != '"' {
-			return nil, 0, fmt.Errorf("want name=\"value\" at %q", s[start:])
-		}
-		lname := s[start:i]
-		i += 2
-		var val strings.Builder
-		for {
-			if i >= len(s) {
-				return nil, 0, fmt.Errorf("unterminated value of label %s", lname)
-			}
-			c := s[i]
-			if c == '"' {
-				i++
-				break
-			}
-			if c == '\\' && i+1 < len(s) {
-				i++
-				switch s[i] {
-				case 'n':
-					c = '\n'
-				case '\\', '"':
-					c = s[i]
-				default:
-					return nil, 0, fmt.Errorf("bad escape \\%c in label %s", s[i], lname)
-				}
-			}
-			val.WriteByte(c)
-			i++
-		}
-		labels = append(labels, lname, val.String())
+		v[promKey(name+"_sum", labels...)] = h.GetSampleSum()
+		v[promKey(name+"_count", labels...)] = float64(h.GetSampleCount())
+	default:
+		v[promKey(name, labels...)] = m.GetUntyped().GetValue()
 	}
 }
 
-func isMetricNameChar(c byte, first bool) bool {
-	return c == '_' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9')
-}
-
-// parsePromFloat parses a sample value; the format spells infinities +Inf and -Inf.
-func parsePromFloat(s string) (float64, error) {
-	switch s {
-	case "+Inf":
-		return math.Inf(1), nil
-	case "-Inf":
-		return math.Inf(-1), nil
-	case "NaN":
-		return math.NaN(), nil
+// formatPromFloat spells a quantile or bucket bound as the exposition format does.
+func formatPromFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "+Inf"
+	case math.IsInf(f, -1):
+		return "-Inf"
 	}
-	return strconv.ParseFloat(s, 64)
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // scrapePrometheus fetches url and parses it.

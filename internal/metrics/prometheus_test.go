@@ -32,10 +32,11 @@ func TestParsePrometheusText(t *testing.T) {
 		},
 		{name: "no value", in: "x_total\n", wantErr: "line 1"},
 		{name: "bad value", in: "ok 1\nx_total one\n", wantErr: "line 2"},
-		{name: "unterminated label", in: `x{a="1} 2` + "\n", wantErr: "unterminated"},
-		{name: "label without quotes", in: "x{a=1} 2\n", wantErr: "want name="},
-		{name: "no name", in: "{a=\"1\"} 2\n", wantErr: "no metric name"},
-		{name: "extra columns", in: "x 1 2 3\n", wantErr: "optional timestamp"},
+		// The messages below are expfmt's own.
+		{name: "unterminated label", in: `x{a="1} 2` + "\n", wantErr: "unescaped new-line"},
+		{name: "label without quotes", in: "x{a=1} 2\n", wantErr: `expected '"'`},
+		{name: "no name", in: "{a=\"1\"} 2\n", wantErr: "invalid metric name"},
+		{name: "extra columns", in: "x 1 2 3\n", wantErr: "spurious string after timestamp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parsePrometheusText(strings.NewReader(tc.in))
@@ -89,6 +90,44 @@ func TestExporterFixtureHasMappedNames(t *testing.T) {
 	}
 	if gc, _ := v.sum("jvm_gc_collection_seconds_count"); gc != 0+10 {
 		t.Errorf("GC count over all collectors = %v, want 0+10 (Old + Young in the fixture)", gc)
+	}
+}
+
+// The recorded exporter output of a broker, read through expfmt, gives the values written in
+// the file: read off it by eye, and its 131 sample lines are 131 distinct series.
+func TestExporterFixtureValues(t *testing.T) {
+	f, err := os.Open("testdata/jmx-exporter.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v, err := parsePrometheusText(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v) != 131 {
+		t.Errorf("%d series, want the fixture's 131 sample lines", len(v))
+	}
+	for _, tc := range []struct {
+		key  string
+		want float64
+	}{
+		{"process_cpu_seconds_total", 3.37},                                             // counter
+		{"process_resident_memory_bytes", 3.44731648e8},                                 // gauge, E notation
+		{"kafka_server_request_handler_idle_seconds_total", 32.898692734},               // counter
+		{"jvm_threads_current", 95},                                                     // gauge
+		{`jvm_buffer_pool_capacity_bytes{pool="mapped"}`, 2.0971516e7},                  // labelled
+		{`jvm_buffer_pool_used_buffers{pool="mapped - 'non-volatile memory'"}`, 0},      // spaces in a label
+		{`jmx_exporter_build_info{name="jmx_prometheus_javaagent",version="1.0.1"}`, 1}, // two labels, sorted
+		{`jvm_gc_collection_seconds_count{gc="G1 Young Generation"}`, 10},               // summary count
+		{`jvm_gc_collection_seconds_sum{gc="G1 Young Generation"}`, 0.052},              // summary sum
+	} {
+		if got, ok := v[tc.key]; !ok || got != tc.want {
+			t.Errorf("%s = %v (present %v), want %v", tc.key, got, ok, tc.want)
+		}
+	}
+	if sum, _ := v.sum("jvm_gc_collection_seconds_sum"); sum != 0.0+0.052 {
+		t.Errorf("GC seconds over all collectors = %v, want 0.0+0.052", sum)
 	}
 }
 

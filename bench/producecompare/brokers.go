@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +34,7 @@ func sampleBrokers(ctx context.Context, c *cluster.Cluster) (func() brokerTime, 
 	for _, b := range c.Brokers() {
 		targets = append(targets, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
 	}
-	s, err := metrics.NewSampler(metrics.SamplerConfig{Proc: os.DirFS("/proc"), Brokers: targets, Interval: time.Second})
+	s, err := metrics.NewSampler(metrics.SamplerConfig{Proc: "/proc", Brokers: targets, Interval: time.Second})
 	if err != nil {
 		return nil, err
 	}

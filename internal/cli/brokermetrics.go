@@ -112,7 +112,7 @@ func (f *brokerMetricsFlags) setup(cmd *cobra.Command, bootstrap *string, props 
 		}
 		cfg.Brokers = targets
 	case matched:
-		cfg.Proc = os.DirFS("/proc")
+		cfg.Proc = "/proc"
 		alive := c.Alive()
 		for _, b := range c.Brokers() {
 			if alive[b.ID] {

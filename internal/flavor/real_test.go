@@ -34,7 +34,7 @@ func TestRealQuota(t *testing.T) {
 		}
 	}()
 	must(t, g.Add(cmd.Process.Pid))
-	c, err := metrics.ReadCgroupCPU(os.DirFS("/proc"), os.DirFS("/sys/fs/cgroup"), strconv.Itoa(cmd.Process.Pid))
+	c, err := metrics.ReadCgroupCPU("/proc", os.DirFS("/sys/fs/cgroup"), strconv.Itoa(cmd.Process.Pid))
 	must(t, err)
 	// 25,000 µs per 100,000 µs period is 0.25 cores.
 	if c.Quota != 0.25 || c.QuotaPath != "/"+name {

@@ -40,7 +40,7 @@ const (
 // gets its cgroup's CPU quota, divided among the brokers that share that cgroup; without a
 // quota, the host's cores divided among the brokers on this host. A remote broker's
 // allotment is unknown. A broker whose CPUAllotment is set keeps it (the user said so).
-func CPUAllotments(proc, cgroup fs.FS, brokers []BrokerTarget) []Allotment {
+func CPUAllotments(proc string, cgroup fs.FS, brokers []BrokerTarget) []Allotment {
 	out := make([]Allotment, len(brokers))
 	quotas := make([]CgroupCPU, len(brokers))
 	local := 0

@@ -28,7 +28,7 @@ func BenchmarkSamplerCPU(b *testing.B) {
 	for id := 1; id <= 3; id++ {
 		brokers = append(brokers, BrokerTarget{ID: id, PID: os.Getpid(), MetricsURL: srv.URL})
 	}
-	s, err := NewSampler(SamplerConfig{Proc: os.DirFS("/proc"), Brokers: brokers})
+	s, err := NewSampler(SamplerConfig{Proc: "/proc", Brokers: brokers})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,5 @@
-// CPU limits and usage of a process's cgroup (cgroups(7)), read through fs.FS.
+// CPU limits and usage of a process's cgroup (cgroups(7)). procfs does not read the cgroup
+// file system, and /proc/<pid>/cgroup is parsed by internal/cgroups, which flavor shares.
 
 package metrics
 
@@ -6,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -26,14 +29,14 @@ type CgroupCPU struct {
 	Quota     float64
 }
 
-// ReadCgroupCPU reads the CPU quota of process pid ("self" for this one) from proc, rooted
-// at /proc, and cgroup, rooted at the cgroup mount (/sys/fs/cgroup): cgroup v2's cpu.max
+// ReadCgroupCPU reads the CPU quota of process pid ("self" for this one) from proc, the proc
+// file system's mount point, and cgroup, rooted at the cgroup mount (/sys/fs/cgroup): cgroup v2's cpu.max
 // ("max 100000" or "200000 100000"), or cgroup v1's cpu.cfs_quota_us and cpu.cfs_period_us
 // (-1: unlimited) under the cpu controller's directory. Every cgroup from the process's up
 // to the root is read, since a parent's quota limits its children; files that do not exist
 // mean no quota there.
-func ReadCgroupCPU(proc, cgroup fs.FS, pid string) (CgroupCPU, error) {
-	b, err := fs.ReadFile(proc, path.Join(pid, "cgroup"))
+func ReadCgroupCPU(proc string, cgroup fs.FS, pid string) (CgroupCPU, error) {
+	b, err := os.ReadFile(filepath.Join(proc, pid, "cgroup"))
 	if err != nil {
 		return CgroupCPU{}, fmt.Errorf("unable to read /proc/%s/cgroup: %w", pid, err)
 	}
@@ -133,7 +136,7 @@ func readNumber(fsys fs.FS, name string) (float64, error) {
 // all its processes and descendants: cgroup v2's cpu.stat usage_usec, or cgroup v1's
 // cpuacct.usage (nanoseconds) in the cpuacct controller's directory, found in
 // /proc/self/cgroup.
-func ReadCgroupUsage(proc, cgroup fs.FS, version int, p string) (float64, error) {
+func ReadCgroupUsage(proc string, cgroup fs.FS, version int, p string) (float64, error) {
 	rel := strings.TrimPrefix(p, "/")
 	if version == 2 {
 		b, err := fs.ReadFile(cgroup, path.Join(rel, "cpu.stat"))
@@ -152,7 +155,7 @@ func ReadCgroupUsage(proc, cgroup fs.FS, version int, p string) (float64, error)
 		return 0, errors.New("cgroup cpu.stat has no usage_usec")
 	}
 	dir := "cpuacct"
-	if b, err := fs.ReadFile(proc, "self/cgroup"); err == nil {
+	if b, err := os.ReadFile(filepath.Join(proc, "self", "cgroup")); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			if f := strings.SplitN(line, ":", 3); len(f) == 3 && strings.Contains(","+f[1]+",", ",cpuacct,") {
 				dir = f[1]

@@ -46,7 +46,7 @@ func TestReadCgroupCPU(t *testing.T) {
 		{name: "no cpu controller", cgroup: "4:memory:/a\n", wantErr: "no cpu controller"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proc := fstest.MapFS{"42/cgroup": file(tc.cgroup)}
+			proc := procDirOf(t, fstest.MapFS{"42/cgroup": file(tc.cgroup)})
 			got, err := ReadCgroupCPU(proc, tc.files, "42")
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
@@ -63,10 +63,10 @@ func TestReadCgroupCPU(t *testing.T) {
 
 func TestReadCgroupUsage(t *testing.T) {
 	v2 := fstest.MapFS{"cpu.stat": file("usage_usec 2500000\nuser_usec 2000000\n")}
-	if got, err := ReadCgroupUsage(fstest.MapFS{}, v2, 2, "/"); err != nil || got != 2.5 {
+	if got, err := ReadCgroupUsage(t.TempDir(), v2, 2, "/"); err != nil || got != 2.5 {
 		t.Errorf("v2: %v, %v; want 2.5 s (2,500,000 us)", got, err)
 	}
-	proc := fstest.MapFS{"self/cgroup": file("3:cpu,cpuacct:/c\n")}
+	proc := procDirOf(t, fstest.MapFS{"self/cgroup": file("3:cpu,cpuacct:/c\n")})
 	v1 := fstest.MapFS{"cpu,cpuacct/c/cpuacct.usage": file("1500000000\n")}
 	if got, err := ReadCgroupUsage(proc, v1, 1, "/c"); err != nil || got != 1.5 {
 		t.Errorf("v1: %v, %v; want 1.5 s (1.5e9 ns)", got, err)
@@ -74,14 +74,14 @@ func TestReadCgroupUsage(t *testing.T) {
 }
 
 func TestCPUAllotments(t *testing.T) {
-	proc := fstest.MapFS{
+	proc := procDirOf(t, fstest.MapFS{
 		"stat":     file(fourCPUs),
 		"1/cgroup": file("0::/user/kbench\n"),
 		"2/cgroup": file("0::/user/kbench\n"),
 		"3/cgroup": file("0::/pods/b3\n"),
 		"4/cgroup": file("0::/ctr/b4\n"),
 		"5/cgroup": file("0::/ctr/b5\n"),
-	}
+	})
 	cg := fstest.MapFS{
 		"pods/b3/cpu.max": file("50000 100000\n"),  // 0.5 cores, broker 3 alone
 		"ctr/cpu.max":     file("300000 100000\n"), // 3 cores over brokers 4 and 5
@@ -122,7 +122,7 @@ func TestCPUAllotments(t *testing.T) {
 // TestSamplerCgroupHost: kbench in a container limited to 1.5 cores; the host rows give the
 // container's CPU against its quota beside the machine's.
 func TestSamplerCgroupHost(t *testing.T) {
-	proc := fstest.MapFS{"stat": {Data: hostStat(10000, 8000, 0)}, "self/cgroup": file("0::/\n")}
+	proc := procDirOf(t, fstest.MapFS{"stat": {Data: hostStat(10000, 8000, 0)}, "self/cgroup": file("0::/\n")})
 	cg := fstest.MapFS{"cpu.max": file("150000 100000\n"), "cpu.stat": file("usage_usec 1000000\n")}
 	s, err := NewSampler(SamplerConfig{Proc: proc, Cgroup: cg})
 	if err != nil {
@@ -133,7 +133,7 @@ func TestSamplerCgroupHost(t *testing.T) {
 	s.clock = func() time.Time { return now }
 	s.sample(context.Background())
 	now = t0.Add(2 * time.Second)
-	proc["stat"] = &fstest.MapFile{Data: hostStat(10000+1000, 8000+500, 0)}
+	writeProc(t, proc, fstest.MapFS{"stat": {Data: hostStat(10000+1000, 8000+500, 0)}})
 	cg["cpu.stat"] = file("usage_usec 3400000\n")
 	s.sample(context.Background())
 	got := s.Stop()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -66,7 +65,7 @@ func TestBrokerMetricsAgreeWithClient(t *testing.T) {
 		}
 		targets = append(targets, BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
 	}
-	s, err := NewSampler(SamplerConfig{Proc: os.DirFS("/proc"), Brokers: targets})
+	s, err := NewSampler(SamplerConfig{Proc: "/proc", Brokers: targets})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func TestCPUOfSpinningProcess(t *testing.T) {
 		t.Fatalf("child said %q, %v", line, err)
 	}
 
-	s, err := NewSampler(SamplerConfig{Proc: os.DirFS("/proc"), Brokers: []BrokerTarget{{ID: 1, PID: cmd.Process.Pid, CPUAllotment: 1}}})
+	s, err := NewSampler(SamplerConfig{Proc: "/proc", Brokers: []BrokerTarget{{ID: 1, PID: cmd.Process.Pid, CPUAllotment: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}

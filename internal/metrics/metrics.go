@@ -6,7 +6,8 @@
 //
 // On the broker side, a Sampler records once a second, per broker and for the host:
 //
-//   - from /proc, read through an fs.FS so tests feed it fixtures: a broker process's CPU
+//   - from /proc, read with github.com/prometheus/procfs from a mount point that tests point
+//     at a directory of fixtures: a broker process's CPU
 //     (cores used and % of its CPU allotment), RSS and disk bytes (by PID, for brokers on this
 //     machine), and the host's CPU busy %, disk utilisation and bytes, network bytes, page cache
 //     and load average;
@@ -19,5 +20,6 @@
 // provide is absent, never zero. Series.Summarize reduces a window to mean, max and p95 per
 // field, and FormatBrokerLines renders a summary as one line per broker.
 //
-// The package imports no Kafka client: it speaks /proc and the Prometheus text format only.
+// The package imports no Kafka client: it reads /proc (procfs), the cgroup file system and
+// the Prometheus text format (expfmt) only.
 package metrics

@@ -1,15 +1,15 @@
-// Host-wide readings from /proc: CPU, disks, network, memory and load.
+// Host-wide readings from /proc through github.com/prometheus/procfs: CPU, disks, network,
+// memory and load.
 
 package metrics
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"strconv"
+	"math"
 	"strings"
+
+	"github.com/prometheus/procfs"
 )
 
 // cpuTimes is the aggregate "cpu" line of /proc/stat (proc(5)), in clock ticks.
@@ -23,40 +23,21 @@ type cpuTimes struct {
 	CPUs int
 }
 
-// parseCPUTimes parses /proc/stat.
-func parseCPUTimes(b []byte) (cpuTimes, error) {
-	var t cpuTimes
-	found := false
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 || !strings.HasPrefix(f[0], "cpu") {
-			continue
-		}
-		if f[0] != "cpu" {
-			t.CPUs++
-			continue
-		}
-		if len(f) < 9 {
-			return cpuTimes{}, fmt.Errorf("cpu line has %d columns, want at least 8", len(f)-1)
-		}
-		for i := 1; i <= 8; i++ {
-			v, err := strconv.ParseUint(f[i], 10, 64)
-			if err != nil {
-				return cpuTimes{}, fmt.Errorf("cpu column %d: %w", i, err)
-			}
-			t.Total += v
-			switch i {
-			case 4:
-				t.Idle = v
-			case 5:
-				t.IOWait = v
-			}
-		}
-		found = true
+// readCPUTimes reads /proc/stat. procfs gives the columns in seconds (ticks/userHZ); they are
+// turned back into whole ticks, so that sums and differences stay exact.
+func readCPUTimes(proc procDir) (cpuTimes, error) {
+	st, err := proc.Stat()
+	if err != nil {
+		return cpuTimes{}, err
 	}
-	if !found {
+	c := st.CPUTotal
+	if c == (procfs.CPUStat{}) && len(st.CPU) == 0 {
 		return cpuTimes{}, fmt.Errorf("no aggregate cpu line")
+	}
+	ticks := func(seconds float64) uint64 { return uint64(math.Round(seconds * userHZ)) }
+	t := cpuTimes{Idle: ticks(c.Idle), IOWait: ticks(c.Iowait), CPUs: len(st.CPU)}
+	for _, col := range []float64{c.User, c.Nice, c.System, c.Idle, c.Iowait, c.IRQ, c.SoftIRQ, c.Steal} {
+		t.Total += ticks(col)
 	}
 	return t, nil
 }
@@ -70,53 +51,27 @@ type diskTotals struct {
 	IOTicks map[string]uint64
 }
 
-// parseDiskStats parses /proc/diskstats (Documentation/admin-guide/iostats.rst): after
-// major, minor and name come reads completed, reads merged, sectors read (6th column), time
-// reading, writes completed, writes merged, sectors written (10th), time writing, I/Os in
-// progress and io_ticks (13th). Partitions and virtual devices are skipped so no byte is
-// counted twice (see wholeDisks).
-func parseDiskStats(b []byte) (diskTotals, error) {
-	type dev struct {
-		name              string
-		read, write, busy uint64
-	}
-	var devs []dev
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for line := 1; sc.Scan(); line++ {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) < 13 {
-			return diskTotals{}, fmt.Errorf("line %d has %d columns, want at least 13", line, len(f))
-		}
-		var d dev
-		d.name = f[2]
-		for _, c := range []struct {
-			col int
-			dst *uint64
-		}{{5, &d.read}, {9, &d.write}, {12, &d.busy}} {
-			v, err := strconv.ParseUint(f[c.col], 10, 64)
-			if err != nil {
-				return diskTotals{}, fmt.Errorf("line %d (%s) column %d: %w", line, d.name, c.col+1, err)
-			}
-			*c.dst = v
-		}
-		devs = append(devs, d)
+// readDiskStats reads /proc/diskstats (Documentation/admin-guide/iostats.rst): sectors read,
+// sectors written and io_ticks of each device. Partitions and virtual devices are skipped so
+// no byte is counted twice (see wholeDisks).
+func readDiskStats(proc procDir) (diskTotals, error) {
+	devs, err := proc.block.ProcDiskstats()
+	if err != nil {
+		return diskTotals{}, err
 	}
 	names := make([]string, len(devs))
 	for i, d := range devs {
-		names[i] = d.name
+		names[i] = d.DeviceName
 	}
 	whole := wholeDisks(names)
 	t := diskTotals{IOTicks: map[string]uint64{}}
 	for _, d := range devs {
-		if !whole[d.name] {
+		if !whole[d.DeviceName] {
 			continue
 		}
-		t.ReadBytes += d.read * 512
-		t.WriteBytes += d.write * 512
-		t.IOTicks[d.name] = d.busy
+		t.ReadBytes += d.ReadSectors * 512
+		t.WriteBytes += d.WriteSectors * 512
+		t.IOTicks[d.DeviceName] = d.IOsTotalTicks
 	}
 	return t, nil
 }
@@ -175,37 +130,26 @@ type netTotals struct {
 	LoopbackBytes uint64
 }
 
-// parseNetDev parses /proc/net/dev: two header lines, then "iface: " followed by eight
-// receive columns (bytes first) and eight transmit columns (bytes first).
-func parseNetDev(b []byte) (netTotals, error) {
-	var t netTotals
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for line := 1; sc.Scan(); line++ {
-		iface, rest, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			if line <= 2 {
-				continue
-			}
-			return netTotals{}, fmt.Errorf("line %d has no interface name", line)
+// readNetDev reads /proc/net/dev. procfs indexes a line's sixteen columns without checking
+// that they are there, so a short line (never written by the kernel) would panic: it becomes
+// an error instead.
+func readNetDev(proc procDir) (t netTotals, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = netTotals{}, fmt.Errorf("malformed line: %v", r)
 		}
-		f := strings.Fields(rest)
-		if len(f) < 9 {
-			return netTotals{}, fmt.Errorf("line %d has %d columns, want at least 9", line, len(f))
-		}
-		rx, err := strconv.ParseUint(f[0], 10, 64)
-		if err != nil {
-			return netTotals{}, fmt.Errorf("line %d receive bytes: %w", line, err)
-		}
-		tx, err := strconv.ParseUint(f[8], 10, 64)
-		if err != nil {
-			return netTotals{}, fmt.Errorf("line %d transmit bytes: %w", line, err)
-		}
-		if strings.TrimSpace(iface) == "lo" {
-			t.LoopbackBytes += rx
+	}()
+	dev, err := proc.NetDev()
+	if err != nil {
+		return netTotals{}, err
+	}
+	for name, line := range dev {
+		if name == "lo" {
+			t.LoopbackBytes += line.RxBytes
 			continue
 		}
-		t.RxBytes += rx
-		t.TxBytes += tx
+		t.RxBytes += line.RxBytes
+		t.TxBytes += line.TxBytes
 	}
 	return t, nil
 }
@@ -217,63 +161,33 @@ type memInfo struct {
 	Cached, Dirty, Available uint64
 }
 
-// parseMemInfo parses /proc/meminfo, "Key:  value kB" lines. Cached is required; Dirty and
-// MemAvailable are read when present.
-func parseMemInfo(b []byte) (memInfo, error) {
-	var m memInfo
-	haveCached := false
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		key, val, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			continue
-		}
-		var dst *uint64
-		switch key {
-		case "Cached":
-			dst, haveCached = &m.Cached, true
-		case "Dirty":
-			dst = &m.Dirty
-		case "MemAvailable":
-			dst = &m.Available
-		default:
-			continue
-		}
-		f := strings.Fields(val)
-		if len(f) == 0 {
-			return memInfo{}, fmt.Errorf("%s: no value", key)
-		}
-		v, err := strconv.ParseUint(f[0], 10, 64)
-		if err != nil {
-			return memInfo{}, fmt.Errorf("%s: %w", key, err)
-		}
-		if len(f) > 1 && f[1] == "kB" {
-			v *= 1024
-		}
-		*dst = v
+// readMemInfo reads /proc/meminfo. Cached is required; Dirty and MemAvailable are read when
+// present.
+func readMemInfo(proc procDir) (memInfo, error) {
+	mi, err := proc.Meminfo()
+	if err != nil {
+		return memInfo{}, err
 	}
-	if !haveCached {
+	if mi.CachedBytes == nil {
 		return memInfo{}, fmt.Errorf("no Cached line")
+	}
+	m := memInfo{Cached: *mi.CachedBytes}
+	if mi.DirtyBytes != nil {
+		m.Dirty = *mi.DirtyBytes
+	}
+	if mi.MemAvailableBytes != nil {
+		m.Available = *mi.MemAvailableBytes
 	}
 	return m, nil
 }
 
-// parseLoadAvg parses the first three columns of /proc/loadavg: the 1, 5 and 15 minute load
-// averages.
-func parseLoadAvg(b []byte) ([3]float64, error) {
-	var l [3]float64
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return l, fmt.Errorf("%d columns, want at least 3", len(f))
+// readLoadAvg reads the 1, 5 and 15 minute load averages of /proc/loadavg.
+func readLoadAvg(proc procDir) ([3]float64, error) {
+	l, err := proc.LoadAvg()
+	if err != nil {
+		return [3]float64{}, err
 	}
-	for i := range l {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil {
-			return l, fmt.Errorf("column %d: %w", i+1, err)
-		}
-		l[i] = v
-	}
-	return l, nil
+	return [3]float64{l.Load1, l.Load5, l.Load15}, nil
 }
 
 // hostReading is one read of every host file. A file that could not be read or parsed leaves
@@ -289,28 +203,23 @@ type hostReading struct {
 	have      map[string]bool
 }
 
-// readHost reads the host files from proc, an fs.FS rooted at /proc. It returns every part
-// it could read, and the joined errors of the others.
-func readHost(proc fs.FS) (hostReading, error) {
+// readHost reads the host files. It returns every part it could read, and the joined errors
+// of the others.
+func readHost(proc procDir) (hostReading, error) {
 	h := hostReading{have: map[string]bool{}}
 	var errs []error
 	for _, f := range []struct {
-		name  string
-		parse func([]byte) error
+		name string
+		read func() error
 	}{
-		{"stat", func(b []byte) (err error) { h.cpu, err = parseCPUTimes(b); return }},
-		{"diskstats", func(b []byte) (err error) { h.disk, err = parseDiskStats(b); return }},
-		{"net/dev", func(b []byte) (err error) { h.net, err = parseNetDev(b); return }},
-		{"meminfo", func(b []byte) (err error) { h.mem, err = parseMemInfo(b); return }},
-		{"loadavg", func(b []byte) (err error) { h.load, err = parseLoadAvg(b); return }},
+		{"stat", func() (err error) { h.cpu, err = readCPUTimes(proc); return }},
+		{"diskstats", func() (err error) { h.disk, err = readDiskStats(proc); return }},
+		{"net/dev", func() (err error) { h.net, err = readNetDev(proc); return }},
+		{"meminfo", func() (err error) { h.mem, err = readMemInfo(proc); return }},
+		{"loadavg", func() (err error) { h.load, err = readLoadAvg(proc); return }},
 	} {
-		b, err := fs.ReadFile(proc, f.name)
-		if err != nil {
+		if err := f.read(); err != nil {
 			errs = append(errs, fmt.Errorf("unable to read /proc/%s: %w", f.name, err))
-			continue
-		}
-		if err := f.parse(b); err != nil {
-			errs = append(errs, fmt.Errorf("unable to parse /proc/%s: %w", f.name, err))
 			continue
 		}
 		h.have[f.name] = true

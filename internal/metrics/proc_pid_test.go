@@ -8,6 +8,38 @@ import (
 	"testing/fstest"
 )
 
+// procDirOf writes files into a new directory, which then stands for /proc.
+func procDirOf(t *testing.T, files fstest.MapFS) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeProc(t, dir, files)
+	return dir
+}
+
+// writeProc writes files into dir, replacing those already there.
+func writeProc(t *testing.T, dir string, files fstest.MapFS) {
+	t.Helper()
+	for name, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// procFixture returns the readers of a proc directory holding files.
+func procFixture(t *testing.T, files fstest.MapFS) procDir {
+	t.Helper()
+	proc, err := openProc(procDirOf(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proc
+}
+
 func readFixture(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "proc", name))
@@ -17,7 +49,7 @@ func readFixture(t *testing.T, name string) []byte {
 	return b
 }
 
-func TestParseProcStat(t *testing.T) {
+func TestReadProcStat(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		want    procStat
@@ -27,12 +59,12 @@ func TestParseProcStat(t *testing.T) {
 		{file: "pid_stat", want: procStat{CPUTicks: 1500 + 250, Threads: 87, RSSPages: 150000}},
 		// A real line of this machine's /proc/self/stat parses.
 		{file: "real/pid_stat"},
-		{file: "pid_stat_truncated", wantErr: "want at least 22"},
-		{file: "pid_stat_no_comm", wantErr: "no ')'"},
-		{file: "pid_stat_bad_utime", wantErr: "utime"},
+		{file: "pid_stat_truncated", wantErr: "EOF"},
+		{file: "pid_stat_no_comm", wantErr: "couldn't extract comm"},
+		{file: "pid_stat_bad_utime", wantErr: "expected integer"}, // utime
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			got, err := parseProcStat(readFixture(t, tc.file))
+			got, err := readProcStat(procFixture(t, fstest.MapFS{"7/stat": {Data: readFixture(t, tc.file)}}), 7)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
@@ -55,7 +87,7 @@ func TestParseProcStat(t *testing.T) {
 	}
 }
 
-func TestParseProcIO(t *testing.T) {
+func TestReadProcIO(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		want    procIO
@@ -63,11 +95,11 @@ func TestParseProcIO(t *testing.T) {
 	}{
 		{file: "pid_io", want: procIO{ReadBytes: 4096, WriteBytes: 1048576}},
 		{file: "real/pid_io"},
-		{file: "pid_io_no_write", wantErr: "missing"},
-		{file: "pid_io_negative", wantErr: "write_bytes"},
+		{file: "pid_io_no_write", wantErr: "does not match format"},
+		{file: "pid_io_negative", wantErr: "does not match format"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			got, err := parseProcIO(readFixture(t, tc.file))
+			got, err := readProcIO(procFixture(t, fstest.MapFS{"7/io": {Data: readFixture(t, tc.file)}}), 7)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
@@ -85,7 +117,7 @@ func TestParseProcIO(t *testing.T) {
 }
 
 func TestReadProcErrorsNameTheFile(t *testing.T) {
-	proc := fstest.MapFS{"7/stat": {Data: []byte("garbage")}}
+	proc := procFixture(t, fstest.MapFS{"7/stat": {Data: []byte("garbage")}})
 	if _, err := readProcStat(proc, 7); err == nil || !strings.Contains(err.Error(), "/proc/7/stat") {
 		t.Errorf("malformed stat: error %v, want one naming /proc/7/stat", err)
 	}

@@ -39,9 +39,9 @@ func (b BrokerTarget) HasSource() bool { return b.PID > 0 || b.MetricsURL != "" 
 
 // SamplerConfig configures a Sampler.
 type SamplerConfig struct {
-	// Proc is the /proc file system, os.DirFS("/proc") in production and an fstest.MapFS in
-	// tests. nil means no /proc: no host rows and no per-process fields.
-	Proc fs.FS
+	// Proc is where the proc file system is mounted, "/proc" in production and a directory
+	// of fixtures in tests. "" means no /proc: no host rows and no per-process fields.
+	Proc string
 	// Brokers are the brokers to sample.
 	Brokers []BrokerTarget
 	// Interval is the sampling period, overriding the default of one second.
@@ -91,7 +91,7 @@ func (c *SamplerConfig) validate() error {
 		if b.PID < 0 {
 			return fmt.Errorf("broker %d: pid %d is negative", b.ID, b.PID)
 		}
-		if b.PID > 0 && c.Proc == nil {
+		if b.PID > 0 && c.Proc == "" {
 			return fmt.Errorf("broker %d has pid %d but the sampler has no /proc", b.ID, b.PID)
 		}
 		if b.CPUAllotment < 0 {
@@ -113,6 +113,9 @@ type Sampler struct {
 	hostAt  time.Time
 	// self is kbench's own cgroup when it has a CPU quota (Quota > 0).
 	self CgroupCPU
+	// proc reads cfg.Proc; ok is false without one.
+	proc   procDir
+	procOK bool
 
 	mu     sync.Mutex
 	series Series
@@ -144,7 +147,14 @@ func NewSampler(cfg SamplerConfig) (*Sampler, error) {
 		return nil, fmt.Errorf("invalid sampler configuration: %w", err)
 	}
 	s := &Sampler{cfg: cfg, clock: time.Now}
-	if cfg.Proc != nil && cfg.Cgroup != nil {
+	if cfg.Proc != "" {
+		proc, err := openProc(cfg.Proc)
+		if err != nil {
+			return nil, err
+		}
+		s.proc, s.procOK = proc, true
+	}
+	if cfg.Proc != "" && cfg.Cgroup != nil {
 		// Without a readable cgroup the host rows keep the machine's view only.
 		s.self, _ = ReadCgroupCPU(cfg.Proc, cfg.Cgroup, "self")
 	}
@@ -303,24 +313,25 @@ func (s *Sampler) sampleBroker(ctx context.Context, b *brokerState, now time.Tim
 // readProc reads a broker's /proc files. The io file may be unreadable (it needs the
 // process's owner or CAP_SYS_PTRACE); the disk fields are then absent.
 func (s *Sampler) readProc(pid int) (procReading, error) {
-	st, err := readProcStat(s.cfg.Proc, pid)
+	st, err := readProcStat(s.proc, pid)
 	if err != nil {
 		return procReading{}, err
 	}
 	r := procReading{at: s.clock(), stat: st}
-	if io, err := readProcIO(s.cfg.Proc, pid); err == nil {
+	if io, err := readProcIO(s.proc, pid); err == nil {
 		r.io = &io
 	}
 	return r, nil
 }
 
-// hostCPUs returns the online CPU count from /proc/stat, or 0 when it cannot be read.
-func hostCPUs(proc fs.FS) float64 {
-	b, err := fs.ReadFile(proc, "stat")
+// hostCPUs returns the online CPU count from the stat file of the proc file system mounted
+// at proc, or 0 when it cannot be read.
+func hostCPUs(proc string) float64 {
+	dir, err := openProc(proc)
 	if err != nil {
 		return 0
 	}
-	t, err := parseCPUTimes(b)
+	t, err := readCPUTimes(dir)
 	if err != nil {
 		return 0
 	}
@@ -369,10 +380,10 @@ func remoteProcessFields(prev, cur promValues, dt, allotment float64, r Row) {
 // sampleHost reads the host files and returns the row of the interval that ends now, or nil
 // for the first reading or without /proc.
 func (s *Sampler) sampleHost(now time.Time) (*Row, error) {
-	if s.cfg.Proc == nil {
+	if !s.procOK {
 		return nil, nil
 	}
-	cur, err := readHost(s.cfg.Proc)
+	cur, err := readHost(s.proc)
 	if s.self.Quota > 0 {
 		usage, uerr := ReadCgroupUsage(s.cfg.Proc, s.cfg.Cgroup, s.self.Version, s.self.QuotaPath)
 		if uerr == nil {

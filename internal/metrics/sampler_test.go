@@ -47,8 +47,24 @@ jvm_gc_collection_seconds_sum{gc="G1 Old Generation"} 0
 }
 
 func pidStat(cpuTicks, threads, rssPages int) []byte {
-	// utime carries all ticks, stime none; fields 3..24 as proc(5) lists them.
-	return []byte(fmt.Sprintf("100 (java) S 1 100 100 0 -1 0 0 0 0 0 %d 0 0 0 20 0 %d 0 1 1 %d 0 0\n", cpuTicks, threads, rssPages))
+	// utime carries all ticks, stime none; fields 3..26 as proc(5) lists them, then zeros up
+	// to the kernel's 52 fields.
+	return []byte(fmt.Sprintf("100 (java) S 1 100 100 0 -1 0 0 0 0 0 %d 0 0 0 20 0 %d 0 1 1 %d 0 0%s\n",
+		cpuTicks, threads, rssPages, strings.Repeat(" 0", 52-26)))
+}
+
+// pidIO is a /proc/<pid>/io with its seven lines, as the kernel writes them.
+func pidIO(readBytes, writeBytes int) []byte {
+	return []byte(fmt.Sprintf("rchar: 0\nwchar: 0\nsyscr: 0\nsyscw: 0\nread_bytes: %d\nwrite_bytes: %d\ncancelled_write_bytes: 0\n", readBytes, writeBytes))
+}
+
+// netDev is a /proc/net/dev of lo and eth0 with the kernel's sixteen columns: bytes first
+// among the eight receive columns, and again among the eight transmit columns.
+func netDev(loRx, loTx, ethRx, ethTx int) []byte {
+	line := func(iface string, rx, tx int) string {
+		return fmt.Sprintf("%6s: %d 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0\n", iface, rx, tx)
+	}
+	return []byte("Inter-|   Receive |  Transmit\n face |bytes packets|bytes packets\n" + line("lo", loRx, loTx) + line("eth0", ethRx, ethTx))
 }
 
 func hostStat(total, idle, iowait int) []byte {
@@ -62,15 +78,15 @@ func TestSamplerBothPaths(t *testing.T) {
 	defer localSrv.Close()
 	defer remoteSrv.Close()
 
-	proc := fstest.MapFS{
+	proc := procDirOf(t, fstest.MapFS{
 		"100/stat":  {Data: pidStat(1000, 80, 1000)},
-		"100/io":    {Data: []byte("read_bytes: 0\nwrite_bytes: 0\n")},
+		"100/io":    {Data: pidIO(0, 0)},
 		"stat":      {Data: hostStat(10000, 8000, 100)},
 		"diskstats": {Data: []byte("8 0 sda 0 0 0 0 0 0 0 0 0 11 0\n")},
-		"net/dev":   {Data: []byte("h\nh\nlo: 0 0 0 0 0 0 0 0 0 0\neth0: 0 0 0 0 0 0 0 0 0 0\n")},
+		"net/dev":   {Data: netDev(0, 0, 0, 0)},
 		"meminfo":   {Data: []byte("Cached: 100 kB\nDirty: 1 kB\n")},
 		"loadavg":   {Data: []byte("1.5 1 0.5 1/1 1\n")},
-	}
+	})
 	s, err := NewSampler(SamplerConfig{
 		Proc: proc,
 		Brokers: []BrokerTarget{
@@ -95,11 +111,13 @@ func TestSamplerBothPaths(t *testing.T) {
 
 	const dt = 2.0 // seconds between the readings
 	now = t0.Add(dt * time.Second)
-	proc["100/stat"] = &fstest.MapFile{Data: pidStat(1000+300, 81, 2000)}
-	proc["100/io"] = &fstest.MapFile{Data: []byte("read_bytes: 0\nwrite_bytes: 2097152\n")}
-	proc["stat"] = &fstest.MapFile{Data: hostStat(10000+1000, 8000+600, 100+100)}
-	proc["diskstats"] = &fstest.MapFile{Data: []byte("8 0 sda 0 0 10 0 0 0 20 0 0 1011 11\n")}
-	proc["net/dev"] = &fstest.MapFile{Data: []byte("h\nh\nlo: 4000 0 0 0 0 0 0 0 4000 0\neth0: 200 0 0 0 0 0 0 0 600 0\n")}
+	writeProc(t, proc, fstest.MapFS{
+		"100/stat":  {Data: pidStat(1000+300, 81, 2000)},
+		"100/io":    {Data: pidIO(0, 2097152)},
+		"stat":      {Data: hostStat(10000+1000, 8000+600, 100+100)},
+		"diskstats": {Data: []byte("8 0 sda 0 0 10 0 0 0 20 0 0 1011 11\n")},
+		"net/dev":   {Data: netDev(4000, 4000, 200, 600)},
+	})
 	local.set(exporterBody(2e6, 30, 3.0, 3.0, 7, 0.3))
 	remote.set(exporterBody(1e6, 0, 0, 1.0, 7, 0.1))
 	s.sample(context.Background())
@@ -191,7 +209,7 @@ func TestSamplerSourceFailure(t *testing.T) {
 	exp := &fakeExporter{}
 	srv := httptest.NewServer(exp)
 	defer srv.Close()
-	proc := fstest.MapFS{"100/stat": {Data: pidStat(0, 1, 1)}}
+	proc := procDirOf(t, fstest.MapFS{"100/stat": {Data: pidStat(0, 1, 1)}})
 	s, err := NewSampler(SamplerConfig{Proc: proc, Brokers: []BrokerTarget{{ID: 3, PID: 100, MetricsURL: srv.URL, CPUAllotment: 1}}})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +219,7 @@ func TestSamplerSourceFailure(t *testing.T) {
 	exp.set("kafka_server_bytes_in_total 0\n")
 	s.sample(context.Background())
 	now = now.Add(time.Second)
-	proc["100/stat"] = &fstest.MapFile{Data: pidStat(50, 1, 1)}
+	writeProc(t, proc, fstest.MapFS{"100/stat": {Data: pidStat(50, 1, 1)}})
 	exp.set("kafka_server_bytes_in_total oops\n")
 	s.sample(context.Background())
 	got := s.Snapshot()
@@ -222,7 +240,7 @@ func TestSamplerSourceFailure(t *testing.T) {
 }
 
 func TestSamplerConfigValidate(t *testing.T) {
-	proc := fstest.MapFS{}
+	proc := t.TempDir()
 	for _, tc := range []struct {
 		name    string
 		cfg     SamplerConfig
@@ -251,7 +269,7 @@ func TestSamplerConfigValidate(t *testing.T) {
 
 // Start samples on its own until Stop; Stop can be called twice and returns the same rows.
 func TestSamplerStartStop(t *testing.T) {
-	proc := fstest.MapFS{"loadavg": {Data: []byte("1 1 1 1/1 1\n")}}
+	proc := procDirOf(t, fstest.MapFS{"loadavg": {Data: []byte("1 1 1 1/1 1\n")}})
 	s, err := NewSampler(SamplerConfig{Proc: proc, Interval: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -10,10 +10,10 @@ import (
 )
 
 // Where the kernel's files are read from; tests of the decision use metrics.CPUAllotments
-// with in-memory file systems.
+// with fixtures.
 var (
-	procFS   = os.DirFS("/proc")
-	cgroupFS = os.DirFS("/sys/fs/cgroup")
+	procMount = "/proc"
+	cgroupFS  = os.DirFS("/sys/fs/cgroup")
 )
 
 // allot decides each broker's CPU allotment, which its cpu_pct is relative to (see
@@ -24,7 +24,7 @@ func (t *target) allot(env *results.Environment) {
 }
 
 func (t *target) allotment() (cores float64, basis string) {
-	allots := metrics.CPUAllotments(procFS, cgroupFS, t.brokers)
+	allots := metrics.CPUAllotments(procMount, cgroupFS, t.brokers)
 	seen := map[string]bool{}
 	var parts []string
 	for i, a := range allots {

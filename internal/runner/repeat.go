@@ -333,7 +333,7 @@ type measurement struct {
 // measure runs the scenario's load on topic, which holds filled records already (a
 // consume-only scenario's), and collects the window's client and broker metrics.
 func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scenario, filled int64) (*measurement, error) {
-	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: procFS, Cgroup: cgroupFS, Brokers: r.target.sampled(), Interval: sampleInterval})
+	sampler, err := metrics.NewSampler(metrics.SamplerConfig{Proc: procMount, Cgroup: cgroupFS, Brokers: r.target.sampled(), Interval: sampleInterval})
 	if err != nil {
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 )
@@ -16,12 +17,8 @@ import (
 // fakeCluster starts an in-process kfake cluster with topic t (3 partitions).
 func fakeCluster(t *testing.T) string {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return strings.Join(c.ListenAddrs(), ",")
+	_, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(3, "t"))
+	return boot
 }
 
 // logLines collects a party's log lines.

@@ -7,18 +7,16 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 )
 
 // newFakeCluster starts an in-process kfake cluster with the given topics (3 partitions each)
 // and returns its bootstrap list.
 func newFakeCluster(t *testing.T, topics ...string) string {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, topics...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return strings.Join(c.ListenAddrs(), ",")
+	_, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(3, topics...))
+	return boot
 }
 
 func TestProduceConsumeAccountingFake(t *testing.T) {

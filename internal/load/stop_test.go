@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 )
 
 // returnGuard only turns a hang into a failure; no test here asserts how long anything took.
@@ -26,12 +27,8 @@ type stallCluster struct {
 
 func newStallCluster(t *testing.T, topics ...string) *stallCluster {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(3, topics...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	s := &stallCluster{boot: strings.Join(c.ListenAddrs(), ","), release: make(chan struct{})}
+	c, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(3, topics...))
+	s := &stallCluster{boot: boot, release: make(chan struct{})}
 	// Registered after c.Close, so it runs first: a held request must be let go before the
 	// cluster can shut down.
 	t.Cleanup(s.unstall)
@@ -132,11 +129,7 @@ func TestTimedRunStallIsUnsent(t *testing.T) {
 // acknowledged while one arrives every 60 ms: a slow but healthy cluster is drained, not cut
 // off as if stalled.
 func TestTimedRunSlowDrainCompletes(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "slow"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(1, "slow"))
 	c.ControlKey(kmsg.Produce.Int16(), func(kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
 		c.SleepControl(func() { time.Sleep(60 * time.Millisecond) })
@@ -146,7 +139,7 @@ func TestTimedRunSlowDrainCompletes(t *testing.T) {
 		// 600/s for 0.1 s: 60 records of 100 bytes due (n/600 < 0.1 for n = 0..59); 512-byte
 		// batches hold at most 4, so 15 or more requests at 60 ms apiece: 0.9 s or more after
 		// the end, longer than the 0.5 s DrainTimeout in all, well within its 3 s cap.
-		res, err := Produce(context.Background(), ProducerConfig{Bootstrap: strings.Join(c.ListenAddrs(), ","),
+		res, err := Produce(context.Background(), ProducerConfig{Bootstrap: boot,
 			Topic: "slow", RecordSize: 100, Rate: 600, Duration: 100 * time.Millisecond,
 			DrainTimeout: 500 * time.Millisecond,
 			Properties:   map[string]string{"max.in.flight.requests.per.connection": "1", "batch.size": "512"}}, nil)

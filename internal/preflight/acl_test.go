@@ -7,19 +7,17 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 )
 
 // aclCluster is a kfake cluster with SASL and ACLs on, a superuser, the topic "bench", and
 // the user "bob" (password "bobpw") holding acls.
 func aclCluster(t *testing.T, acls ...kfake.ACL) string {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "bench"), kfake.EnableSASL(), kfake.EnableACLs(),
+	_, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(1, "bench"), kfake.EnableSASL(), kfake.EnableACLs(),
 		kfake.Superuser("SCRAM-SHA-256", "admin", "admin"), kfake.User("SCRAM-SHA-256", "bob", "bobpw", acls...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return strings.Join(c.ListenAddrs(), ",")
+	return boot
 }
 
 func bobProps(pass string) map[string]string {

@@ -9,6 +9,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 )
 
 // brokerAutoCreate starts a kfake cluster with the topic "bench" whose brokers report
@@ -16,11 +18,7 @@ import (
 // them).
 func brokerAutoCreate(t *testing.T, auto string) string {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "bench"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	c, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(1, "bench"))
 	c.ControlKey(int16(kmsg.DescribeConfigs), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
 		req := kreq.(*kmsg.DescribeConfigsRequest)
@@ -37,7 +35,7 @@ func brokerAutoCreate(t *testing.T, auto string) string {
 		}
 		return resp, nil, true
 	})
-	return strings.Join(c.ListenAddrs(), ",")
+	return boot
 }
 
 func TestMissingTopic(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 	"github.com/kbench/kbench/internal/faults"
 )
 
@@ -32,15 +33,11 @@ func (f *fakeFaults) Run(ctx context.Context, on func(faults.Event)) ([]faults.E
 func (f *fakeFaults) Recovered(context.Context) error { f.recovered = true; return nil }
 
 func TestRunFake(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
+	_, boot := kfaketest.Start(t, kfake.NumBrokers(3))
 	dir := t.TempDir()
 	faults := &fakeFaults{}
 	var lines []string
-	res, err := Run(context.Background(), Config{Bootstrap: strings.Join(c.ListenAddrs(), ","), Topic: "kbench-verify-fake",
+	res, err := Run(context.Background(), Config{Bootstrap: boot, Topic: "kbench-verify-fake",
 		Partitions: 3, Replicas: 1, Producers: 2, Rate: 1000, Duration: 1500 * time.Millisecond,
 		ProducerProps: map[string]string{"acks": "all"}, Faults: faults, Dir: dir,
 		Progress: func(s string) { lines = append(lines, s) }})
@@ -68,7 +65,7 @@ func TestRunFake(t *testing.T) {
 		}
 	}
 	// The topic was deleted: creating it again works.
-	if _, err := Run(context.Background(), Config{Bootstrap: strings.Join(c.ListenAddrs(), ","), Topic: "kbench-verify-fake",
+	if _, err := Run(context.Background(), Config{Bootstrap: boot, Topic: "kbench-verify-fake",
 		Partitions: 1, Replicas: 1, Producers: 1, Rate: 100, Duration: 200 * time.Millisecond}); err != nil {
 		t.Errorf("second run on the same topic name: %v", err)
 	}

@@ -234,6 +234,11 @@ func (s *Sampler) sample(ctx context.Context) {
 	}
 	hostRow, hostErr := s.sampleHost(now)
 	wg.Wait()
+	if ctx.Err() != nil {
+		// Stop cut this reading short: its scrapes were cancelled, so its rows would lack
+		// the brokers' metrics and count a failure that was not theirs.
+		return
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -367,3 +367,38 @@ func TestSamplerSlowScrapeRowsAddUp(t *testing.T) {
 			rows[0].Values[FieldBytesInSec], rows[1].Values[FieldBytesInSec], total)
 	}
 }
+
+// A reading that Stop cuts short mid-scrape adds no row and counts no failure: the scrape was
+// cancelled by kbench, not refused by the broker.
+func TestSamplerStopMidScrape(t *testing.T) {
+	scraped := make(chan struct{}, 1)
+	block := false
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		b := block
+		mu.Unlock()
+		if b {
+			scraped <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
+		fmt.Fprint(w, "kafka_server_bytes_in_total 0\n")
+	}))
+	defer srv.Close()
+	s, err := NewSampler(SamplerConfig{Brokers: []BrokerTarget{{ID: 1, MetricsURL: srv.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.sample(ctx) // the first reading: no row yet
+	mu.Lock()
+	block = true
+	mu.Unlock()
+	go func() { <-scraped; cancel() }()
+	s.sample(ctx)
+	got := s.Snapshot()
+	if b := got.Brokers[0]; len(b.Rows) != 0 || b.Errors != 0 {
+		t.Errorf("after a reading cut short: %d rows, %d errors (%s); want none", len(b.Rows), b.Errors, b.LastError)
+	}
+}

@@ -9,13 +9,14 @@ import (
 )
 
 // sequentialStudy runs one simulated study with repeats {min: 3, max: 10} as kbench run
-// does: after each round from the third, the claim is tested at LookAlpha(Alpha, 8); the
-// study stops at the first look that confirms or refutes it. draw gives one repeat's value
+// does: after each round from the third, the claim is tested at Alpha split over the looks
+// that can decide (DecidingLooks: 6, the looks from 5 to 10 repeats, at 0.0083); the study
+// stops at the first look that confirms or refutes it. draw gives one repeat's value
 // of side a (0) or b (1). It returns the deciding outcome (Inconclusive after round 10)
 // and the rounds run.
 func sequentialStudy(c Claim, draw func(side int) float64) (Outcome, int) {
 	const lo, hi = 3, 10
-	alpha := stats.LookAlpha(Alpha, hi-lo+1)
+	alpha := stats.LookAlpha(Alpha, stats.DecidingLooks(Alpha, lo, hi))
 	a, b := scenario("x=a", RecordsPerSec), scenario("x=b", RecordsPerSec)
 	for n := 1; n <= hi; n++ {
 		a.Repeats = append(a.Repeats, Repeat{N: n, Values: map[string]float64{RecordsPerSec: draw(0)}})

@@ -66,6 +66,33 @@ func LookAlpha(alpha float64, looks int) float64 {
 	return alpha / float64(max(1, looks))
 }
 
+// DecidingLooks is how many shares alpha must be split into over the looks after each
+// round from lo to hi repeats. The rank test's smallest p with n against n values is
+// 1/C(2n, n) (0.05 at 3, 0.014 at 4, 0.004 at 5): a look at which even that is above its
+// level can never reject, adds nothing to the union bound, and needs no share. So the
+// answer is the smallest k such that at most k looks can reach alpha/k: then the chance
+// that any look rejects falsely is at most k alpha/k = alpha. (Fewer shares raise the
+// level and let more looks reach it, so the k that hold form a range up to hi-lo+1.) With
+// 3 to 10 repeats that is 6, the looks from 5 to 10 at 0.0083 each, where a share per
+// planned look would give 0.00625.
+func DecidingLooks(alpha float64, lo, hi int) int {
+	planned := max(hi-lo+1, 1)
+	can := func(k int) int {
+		level, n := LookAlpha(alpha, k), 0
+		for r := lo; r <= hi; r++ {
+			if MannWhitneyTail(r, r, r*r) <= level*(1+1e-9) {
+				n++
+			}
+		}
+		return n
+	}
+	k := planned
+	for k > 1 && can(k-1) <= k-1 {
+		k--
+	}
+	return k
+}
+
 // Trend tests whether ys rise or fall with their order (xs: the rounds): Kendall's tau
 // between xs and ys and its two-sided p-value, exact by enumeration under no trend for up
 // to 8 values, by the normal approximation with the tie-corrected variance beyond. p is 1

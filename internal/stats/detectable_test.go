@@ -143,3 +143,26 @@ func TestLookAlpha(t *testing.T) {
 		t.Errorf("LookAlpha(0.05, 0) = %v, want 0.05", got)
 	}
 }
+
+func TestDecidingLooks(t *testing.T) {
+	tests := []struct {
+		lo, hi, want int
+	}{
+		// at 0.05/6 = 0.0083, 3 vs 3 (1/20) and 4 vs 4 (1/70 = 0.014) cannot reject, 5 vs 5
+		// (1/252 = 0.004) to 10 can: 6 looks for 6 shares; at 0.05/5 = 0.01 the same 6
+		// looks can, one more than the shares
+		{3, 10, 6},
+		// at 0.025, 4 (0.014) and 5 can: 2 of 2; at 0.05, 3 (0.05) too: 3 > 1
+		{3, 5, 2},
+		// at 0.01 all 6 looks from 5 to 10 can: one share each
+		{5, 10, 6},
+		{3, 3, 1},
+		// 1 vs 1 (1/2) and 2 vs 2 (1/6) never reject at 0.05: none can, one share is enough
+		{1, 2, 1},
+	}
+	for _, tt := range tests {
+		if got := DecidingLooks(0.05, tt.lo, tt.hi); got != tt.want {
+			t.Errorf("DecidingLooks(0.05, %d, %d) = %d, want %d", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}

@@ -25,7 +25,7 @@ func (p *Plan) Describe(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "cluster: %s\n", p.Cluster.describe())
 	if p.MinRepeats > 0 {
-		fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d to %d repeats: a round more while a hypothesis is undecided, each of the %d looks tested at p <= %s (the estimate is the most)\n",
+		fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d to %d repeats: a round more while a hypothesis is undecided, the level split over the %d looks that can decide, each tested at p <= %s (the estimate is the most)\n",
 			p.Warmup, p.Cooldown, p.MinRepeats, p.Repeats, p.Looks(), strconv.FormatFloat(stats.LookAlpha(0.05, p.Looks()), 'g', 3, 64))
 	} else {
 		fmt.Fprintf(&b, "each scenario: fresh topic, warm-up %s (discarded), measured window, cool-down %s; %d repeat%s\n",

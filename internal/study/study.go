@@ -13,6 +13,7 @@ import (
 
 	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/stats"
 	"github.com/kbench/kbench/internal/zones"
 )
 
@@ -38,8 +39,8 @@ type Plan struct {
 	// MinRepeats, when above zero, makes the repeats a range: every scenario runs
 	// MinRepeats rounds, then a round more while a hypothesis is undecided, up to Repeats.
 	// Each round from MinRepeats on is a look at the data, and each look tests at
-	// stats.LookAlpha of the verdicts' level, so that looking again cannot inflate the
-	// false-positive rate (see Looks).
+	// stats.LookAlpha of the verdicts' level over the looks that can decide, so that
+	// looking again cannot inflate the false-positive rate (see Looks).
 	MinRepeats int
 	// Warmup is the unmeasured load before each measured window (default 5s).
 	Warmup time.Duration
@@ -299,11 +300,13 @@ func (v Verify) Estimate() time.Duration {
 	return v.Duration + verifyOverhead
 }
 
-// Looks is how many times a run with a range of repeats looks at its hypotheses: once after
-// each round from MinRepeats to Repeats; 1 for a fixed count.
+// Looks is how many shares the verdicts' level is split into for a run with a range of
+// repeats: it looks after each round from MinRepeats to Repeats, but a look with too few
+// repeats for the rank test to reach its share can never confirm and takes none
+// (stats.DecidingLooks); 1 for a fixed count.
 func (p *Plan) Looks() int {
 	if p.MinRepeats <= 0 {
 		return 1
 	}
-	return p.Repeats - p.MinRepeats + 1
+	return stats.DecidingLooks(claim.Alpha, p.MinRepeats, p.Repeats)
 }

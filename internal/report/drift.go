@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/kbench/kbench/internal/stats"
@@ -18,35 +19,35 @@ var driftMetrics = []struct{ name, label string }{
 // because three figures are checked on every run and a false alarm costs trust.
 const driftLevel = 0.01
 
-// driftNotes flags each figure whose values trend with the round they ran in: each valid
-// repeat's value over its scenario's median (so scenarios of different sizes pool), against
-// its round, by Kendall's tau (stats.Trend). The rounds interleave the scenarios, so drift
-// lands on every scenario alike: it widens the spread rather than favouring one, and the
-// verdicts stay fair but see less; the note says so.
+// driftNotes flags each figure whose values trend with the round they ran in: within each
+// scenario, its valid repeats in round order, by Kendall's S summed over the scenarios and
+// its exact p-value (stats.TrendTest: no pooling across scenarios of different sizes, no
+// normal approximation). The rounds interleave the scenarios, so drift lands on every
+// scenario alike: it widens the spread rather than favouring one, and the verdicts stay
+// fair but see less; the note says so, with the trend per round (the median over the
+// scenarios of the Theil-Sen slope of the values' logarithms).
 func driftNotes(rows []Row) []string {
 	var notes []string
 	for _, dm := range driftMetrics {
-		var rounds, values []float64
+		var series [][]float64
+		var slopes []float64
+		values := 0
 		for _, r := range rows {
-			var xs []float64
-			var ns []int
-			for _, rep := range r.repeatsForPlot {
-				if v, ok := metric(rep, dm.name); ok && v > 0 {
-					xs, ns = append(xs, v), append(ns, rep.Repeat)
+			var xs, logs []float64
+			for _, rep := range r.repeatsForPlot { // valid repeats, in round order
+				if v, ok := metric(rep, dm.name); ok && v > 0 && !math.IsInf(v, 0) {
+					xs, logs = append(xs, v), append(logs, math.Log(v))
 				}
 			}
 			if len(xs) < 3 {
 				continue
 			}
-			med := stats.Median(xs)
-			for i, v := range xs {
-				rounds, values = append(rounds, float64(ns[i])), append(values, v/med)
-			}
+			series, slopes, values = append(series, xs), append(slopes, stats.TheilSen(logs)), values+len(xs)
 		}
-		if len(values) < 6 {
+		if values < 6 {
 			continue
 		}
-		tau, p := stats.Trend(rounds, values)
+		tau, p := stats.TrendTest(series)
 		if p >= driftLevel {
 			continue
 		}
@@ -54,8 +55,8 @@ func driftNotes(rows []Row) []string {
 		if tau < 0 {
 			dir = "falls"
 		}
-		notes = append(notes, fmt.Sprintf("Drift: %s %s with the round number (Kendall tau %s over %d repeats, p = %s): the conditions changed as the run went on (JIT warm-up, page cache, log growth, another load on the host). The rounds interleave the scenarios, so the drift widens their spread instead of favouring one: the verdicts stay fair but see less; a longer warm-up or a quieter host narrows it.",
-			dm.label, dir, strconv.FormatFloat(tau, 'f', 2, 64), len(values), strconv.FormatFloat(p, 'g', 2, 64)))
+		notes = append(notes, fmt.Sprintf("Drift: %s %s with the round number (Kendall tau %s within %d scenarios, %d repeats, exact p = %s; about %+.1f%% a round): the conditions changed as the run went on (JIT warm-up, page cache, log growth, another load on the host). The rounds interleave the scenarios, so the drift widens their spread instead of favouring one: the verdicts stay fair but see less; a longer warm-up or a quieter host narrows it.",
+			dm.label, dir, strconv.FormatFloat(tau, 'f', 2, 64), len(series), values, strconv.FormatFloat(p, 'g', 2, 64), 100*(math.Exp(stats.Median(slopes))-1)))
 	}
 	return notes
 }

@@ -78,63 +78,6 @@ func TestDetectableRatioIsTheRejectionEdge(t *testing.T) {
 	}
 }
 
-func TestTrendExact(t *testing.T) {
-	tests := []struct {
-		xs, ys []float64
-		tau, p float64
-	}{
-		// All 3! orders equally likely; only the sorted and the reversed ones reach |S| = 3.
-		{[]float64{1, 2, 3}, []float64{5, 6, 7}, 1, 2.0 / 6},
-		{[]float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1, 2.0 / 24},
-		{[]float64{1, 2, 3, 4, 5}, []float64{1, 2, 3, 4, 5}, 1, 2.0 / 120},
-		// S = 4 of 6 pairs with one swap: tau = (5-1)/6; orders with <= 1 inversion or >= 5:
-		// 1 + 3 + 3 + 1 = 8 of 24.
-		{[]float64{1, 2, 3, 4}, []float64{1, 2, 4, 3}, 4.0 / 6, 8.0 / 24},
-		{[]float64{1, 2}, []float64{1, 2}, 0, 1},
-	}
-	for _, tt := range tests {
-		tau, p := Trend(tt.xs, tt.ys)
-		if math.Abs(tau-tt.tau) > 1e-12 || math.Abs(p-tt.p) > 1e-12 {
-			t.Errorf("Trend(%v, %v) = %v, %v; want %v, %v", tt.xs, tt.ys, tau, p, tt.tau, tt.p)
-		}
-	}
-}
-
-// TestTrendSimulated: over 2,000 seeded series of 12 rounds with lognormal noise of 3% and
-// no trend, p < 0.01 in at most 1.5% (the nominal 1% and the simulation's own error); with a
-// drift of 2% a round (22% over the series, as a cold JVM or a growing log can give), in at
-// least 90%.
-func TestTrendSimulated(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 9))
-	const series, rounds = 2000, 12
-	xs := make([]float64, rounds)
-	for i := range xs {
-		xs[i] = float64(i + 1)
-	}
-	var falseAlarms, found int
-	for range series {
-		flat, drift := make([]float64, rounds), make([]float64, rounds)
-		for i := range flat {
-			noise := math.Exp(0.03 * rng.NormFloat64())
-			flat[i] = 1000 * noise
-			drift[i] = 1000 * noise * (1 + 0.02*float64(i))
-		}
-		if _, p := Trend(xs, flat); p < 0.01 {
-			falseAlarms++
-		}
-		if _, p := Trend(xs, drift); p < 0.01 {
-			found++
-		}
-	}
-	t.Logf("no trend: %d of %d flagged; 2%%/round drift: %d of %d", falseAlarms, series, found, series)
-	if falseAlarms > series*15/1000 {
-		t.Errorf("%d of %d flat series flagged, want at most 1.5%%", falseAlarms, series)
-	}
-	if found < series*90/100 {
-		t.Errorf("%d of %d drifting series flagged, want at least 90%%", found, series)
-	}
-}
-
 func TestLookAlpha(t *testing.T) {
 	if got := LookAlpha(0.05, 8); got != 0.00625 {
 		t.Errorf("LookAlpha(0.05, 8) = %v, want 0.00625", got)

@@ -24,6 +24,9 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"intro":           intro,
 	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
 	"mark":            verdictMark,
+	"noiseIntro":      func() string { return noiseIntro },
+	"noiseHead":       func() []string { return noiseHead },
+	"noiseCells":      noiseCells,
 	"num":             num,
 	"ratio":           ratioText,
 	"agree":           agreeText,

@@ -143,6 +143,14 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	if len(m.Verdicts) > 0 {
 		p("\n")
 	}
+	if len(m.Noise) > 0 {
+		p("**Noise floor.** %s\n\n", mdEscape(noiseIntro))
+		rows = nil
+		for _, n := range m.Noise {
+			rows = append(rows, noiseCells(n))
+		}
+		mdTable(b, noiseHead, rows)
+	}
 	if len(m.References) > 0 || len(m.ReferenceNotes) > 0 {
 		p("### 6.4 Beside the source study\n\n")
 		if m.ReferenceSource != "" {

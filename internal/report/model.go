@@ -30,6 +30,9 @@ type Model struct {
 	Charts    []Chart        `json:"charts"`
 	Effects   []Effect       `json:"effects,omitempty"`
 	Verdicts  []Verdict      `json:"verdicts,omitempty"`
+	// Noise is each metric's noise floor: the spread of the repeats and the difference
+	// two scenarios that noisy must show to be told apart.
+	Noise []NoiseRow `json:"noise_floor,omitempty"`
 	// Capacity holds every capacity bracket, per scenario, repeat and SLO.
 	Capacity []CapacityRow `json:"capacity,omitempty"`
 	// Durability holds each scenario's durability check, when it had one.

@@ -69,6 +69,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Durability = durabilityRows(rd)
 	m.Agents = agentRows(rd)
 	m.Verdicts = verdicts(run.Hypotheses, m.Rows, verdictAlpha(&run))
+	m.Noise = noiseFloor(m.Rows, verdictAlpha(&run))
 	m.References, m.ReferenceSource, m.ReferenceNotes = references(run.Reference, m.Rows)
 	m.Warnings = warnings(rd, m, opts.spreadLimit())
 	charts, err := buildCharts(rd, m)

@@ -176,9 +176,19 @@ func noiseFloor(v Verdict, t result) string {
 	if v.Left.Median > 0 && v.Right.Median > 0 {
 		seen = max(v.Left.Median/v.Right.Median, v.Right.Median/v.Left.Median)
 	}
-	if seen < v.Detectable {
-		return fmt.Sprintf("%s; the medians differ by %s%%, less than that: the effect, if any, is small for this noise",
+	// An inconclusive claim's medians always differ by less than the floor in the claim's
+	// direction (the floor is the test's own edge), so "less than the floor" cannot tell a
+	// small effect from a large noise: the medians 78% apart under a 146% floor are not a
+	// small effect. Less than half the floor is: the effect is then small beside what the
+	// run could see; from half on, the run saw an effect of the floor's order it could not
+	// separate from the noise.
+	if seen-1 < (v.Detectable-1)/2 {
+		return fmt.Sprintf("%s; the medians differ by %s%%, under half of that: the effect, if any, is small for this noise",
 			floor, formatNumber(100*(seen-1)))
+	}
+	if seen < v.Detectable {
+		return fmt.Sprintf("%s; the medians differ by %s%%, of that order: the noise is too large to tell (spreads ±%s%% and ±%s%%), more repeats would narrow it",
+			floor, formatNumber(100*(seen-1)), formatNumber(100*v.Left.Spread()), formatNumber(100*v.Right.Spread()))
 	}
 	return fmt.Sprintf("%s; the medians differ by %s%%, more than that, yet the repeats overlap: the noise is large (spreads ±%s%% and ±%s%%)",
 		floor, formatNumber(100*(seen-1)), formatNumber(100*v.Left.Spread()), formatNumber(100*v.Right.Spread()))

@@ -139,7 +139,7 @@ func TestEvaluateSentence(t *testing.T) {
 			"inconclusive: records_per_sec(batch=16KiB) = 52,000 records/s (median of 3, 51,000-53,100) > " +
 				"2.6 x records_per_sec(batch=1KiB) = 2.6 x 20,100 records/s (median of 3, 19,800-20,500); " +
 				"ratio 2.59 (90% interval 2.49-2.68); neither the claim (one-sided Mann-Whitney p = 0.8) nor its opposite " +
-				"(p = 0.35) reaches p <= 0.05 with 3 vs 3 repeats; the medians point to refuted; this run could detect a difference of 3.99% or more; the medians differ by 0.5%, less than that: the effect, if any, is small for this noise"},
+				"(p = 0.35) reaches p <= 0.05 with 3 vs 3 repeats; the medians point to refuted; this run could detect a difference of 3.99% or more; the medians differ by 0.5%, under half of that: the effect, if any, is small for this noise"},
 		{"throughput(n=5) > 90",
 			"confirmed: records_per_sec(n=5) = 120 records/s (median of 5, 100-140) > 90; one-sided sign test p = 0.031, 5 repeats"},
 		{"throughput(batch=3KiB) > 1",
@@ -209,3 +209,20 @@ func TestEvaluateBadSamples(t *testing.T) {
 }
 
 func zero() float64 { return 0 }
+
+// An inconclusive verdict whose medians differ by half the floor or more blames the noise,
+// not the effect. n=5 is 100 110 120 130 140 (median 120), n=5b 95 100 105 98 102 (median
+// 100); 5 vs 5 needs 21 of 25 pairs (U <= 4 has 1+1+2+3+5 = 12 of C(10,5) = 252
+// orderings: P(U >= 21) = 0.048, P(U >= 20) = 19/252 = 0.075). Over their medians n=5b's
+// 1.05 must fall below n=5's 110/120 shifted: the 21st smallest of the 25 gaps is
+// 1.05/(110/120) = 1.145, so the floor is 14.5%. 1.1 x n=5b is 104.5-115.5: n=5 wins
+// 0+2+5+5+5 = 17 pairs, not 21; the medians differ by 120/110 = 1.0909, 9.09%, above half
+// of 14.5%.
+func TestEvaluateLargeNoise(t *testing.T) {
+	v := MustParse("throughput(n=5) > 1.1 x throughput(n=5b)").Evaluate(testData())
+	want := "this run could detect a difference of 14.5% or more; the medians differ by 9.09%, of that order: " +
+		"the noise is too large to tell (spreads ±16.7% and ±5%), more repeats would narrow it"
+	if v.Outcome != Inconclusive || !strings.HasSuffix(v.Sentence, want) {
+		t.Errorf("%s %q, want it to end %q", v.Outcome, v.Sentence, want)
+	}
+}

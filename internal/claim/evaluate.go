@@ -118,6 +118,8 @@ func (c Claim) EvaluateAt(observed []Observed, alpha float64) Verdict {
 			}
 		}
 		v.Detectable = detectable(c.Op, l, r, alpha)
+	} else {
+		v.Detectable = detectableConstant(c, l, r, alpha)
 	}
 	v.Sentence = c.sentence(v, raw, ratio, t)
 	return v
@@ -154,7 +156,7 @@ func (c Claim) sentence(v Verdict, raw [2]sample, ratio string, t result) string
 		b.WriteString("; ")
 		b.WriteString(t.evidence(v))
 	}
-	if !c.Left.IsConstant() && !c.Right.IsConstant() && v.Outcome != Indicative {
+	if v.Outcome != Indicative {
 		b.WriteString("; ")
 		b.WriteString(noiseFloor(v, t))
 	}
@@ -228,6 +230,26 @@ func detectable(op Op, l, r []float64, alpha float64) float64 {
 	down, okDown := stats.DetectableRatio(l, r, alpha) // r above l
 	switch {
 	case !okUp || !okDown:
+		return 0
+	case op == Greater || op == GreaterEqual:
+		return up
+	case op == Less || op == LessEqual:
+		return down
+	}
+	return max(up, down)
+}
+
+// detectableConstant is the noise floor of a side against a constant, with the sign test:
+// the smallest ratio by which the measured side's median would have to pass the constant
+// in the claim's direction (both ways for "~"); 0 when the values are too few.
+func detectableConstant(c Claim, l, r []float64, alpha float64) float64 {
+	s, op := l, c.Op
+	if c.Left.IsConstant() {
+		s, op = r, flip(c.Op)
+	}
+	up, down, ok := stats.DetectableSign(s, alpha)
+	switch {
+	case !ok:
 		return 0
 	case op == Greater || op == GreaterEqual:
 		return up

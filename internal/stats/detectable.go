@@ -41,6 +41,36 @@ func DetectableRatio(x, y []float64, alpha float64) (r float64, ok bool) {
 	return math.Exp(math.Nextafter(s, math.Inf(1))), true
 }
 
+// DetectableSign is the noise floor of one sample against a constant c with the sign
+// test: x's median must exceed c by the ratio up for "x above c" to be confirmed at level
+// alpha, or fall below it by the ratio down (x's median over c under 1/down) for "x below
+// c". The sign test needs the MinSigns(n, alpha) values furthest on the claimed side to be
+// past c: with x over its median sorted as s, the k-th largest, s[n-k], must clear c for
+// "above" (up = 1/s[n-k]) and the k-th smallest, s[k-1], stay under it for "below" (down
+// = s[k-1]).
+// ok is false when n values cannot reach alpha (fewer than 5 at 0.05) or a value is not
+// positive.
+func DetectableSign(x []float64, alpha float64) (up, down float64, ok bool) {
+	k := MinSigns(len(x), alpha)
+	d, okd := logDeviations(x)
+	if k == 0 || !okd {
+		return 0, 0, false
+	}
+	slices.Sort(d)
+	// strictly beyond the edge, as DetectableRatio
+	return math.Exp(math.Nextafter(-d[len(d)-k], math.Inf(1))), math.Exp(math.Nextafter(d[k-1], math.Inf(1))), true
+}
+
+// MinSigns is the smallest k whose SignTail(n, k) is at most alpha; 0 when none is.
+func MinSigns(n int, alpha float64) int {
+	for k := 1; k <= n; k++ {
+		if SignTail(n, k) <= alpha*(1+1e-9) {
+			return k
+		}
+	}
+	return 0
+}
+
 // logDeviations are the natural logs of xs over their median.
 func logDeviations(xs []float64) ([]float64, bool) {
 	m := Median(xs)

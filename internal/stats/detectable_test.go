@@ -109,3 +109,25 @@ func TestDecidingLooks(t *testing.T) {
 		}
 	}
 }
+
+func TestDetectableSign(t *testing.T) {
+	// 5 values need all 5 on one side (1/32; 4 of 5 is 6/32): over their median 1.0 they
+	// are 0.8 0.9 1 1.1 1.2, so the median must be 1/0.8 = 1.25 times c for "above", and
+	// 1.2 times under it for "below"
+	up, down, ok := DetectableSign([]float64{110, 80, 100, 120, 90}, 0.05)
+	if !ok || math.Abs(up-1.25) > 1e-9 || math.Abs(down-1.2) > 1e-9 {
+		t.Errorf("DetectableSign = %v %v %v, want 1.25 1.2 true", up, down, ok)
+	}
+	if _, _, ok := DetectableSign([]float64{1, 2, 3, 4}, 0.05); ok {
+		t.Error("4 values cannot reach 0.05 (1/16), want ok false")
+	}
+}
+
+func TestMinSigns(t *testing.T) {
+	// P(Bin(10, 1/2) >= 9) = 11/1024 = 0.011, >= 8: 56/1024 = 0.055
+	for _, tt := range []struct{ n, want int }{{4, 0}, {5, 5}, {10, 9}} {
+		if got := MinSigns(tt.n, 0.05); got != tt.want {
+			t.Errorf("MinSigns(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}

@@ -40,6 +40,16 @@ func (p *Producers) Trial(ctx context.Context, s load.Schedule, tick func(load.T
 // Last is the last trial's outcome per agent (nil before the first).
 func (p *Producers) Last() *Outcome { return p.last }
 
+// LastOutcome is the per-agent detail of d's last trial when d runs on agents, nil when it
+// runs here: what a caller prints beside the merged result, without asking d where it ran
+// for anything else.
+func LastOutcome(d load.Driver) *Outcome {
+	if p, ok := d.(*Producers); ok {
+		return p.Last()
+	}
+	return nil
+}
+
 // Close does nothing: the agents close their clients after each trial, and the coordinator
 // is closed by whoever opened it.
 func (p *Producers) Close() {}

@@ -228,12 +228,19 @@ func describe(s Side, raw sample) string {
 func detectable(op Op, l, r []float64, alpha float64) float64 {
 	up, okUp := stats.DetectableRatio(r, l, alpha)     // l above r
 	down, okDown := stats.DetectableRatio(l, r, alpha) // r above l
-	switch {
-	case !okUp || !okDown:
+	if !okUp || !okDown {
 		return 0
-	case op == Greater || op == GreaterEqual:
+	}
+	return inDirection(op, up, down)
+}
+
+// inDirection picks the floor the claim's operator needs: up for > and >=, down for < and
+// <=, the larger for "~".
+func inDirection(op Op, up, down float64) float64 {
+	switch op {
+	case Greater, GreaterEqual:
 		return up
-	case op == Less || op == LessEqual:
+	case Less, LessEqual:
 		return down
 	}
 	return max(up, down)
@@ -248,13 +255,8 @@ func detectableConstant(c Claim, l, r []float64, alpha float64) float64 {
 		s, op = r, flip(c.Op)
 	}
 	up, down, ok := stats.DetectableSign(s, alpha)
-	switch {
-	case !ok:
+	if !ok {
 		return 0
-	case op == Greater || op == GreaterEqual:
-		return up
-	case op == Less || op == LessEqual:
-		return down
 	}
-	return max(up, down)
+	return inDirection(op, up, down)
 }

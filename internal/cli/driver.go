@@ -43,11 +43,3 @@ func openDriver(ctx context.Context, cfg load.ProducerConfig, a agentFlags, verb
 	d := co.Producers(agent.Job{Scenario: cfg.Topic, Producers: cfg})
 	return d, func() { d.Close(); closeRun() }, nil
 }
-
-// agentOutcome is the per-agent detail of d's last trial when it ran on agents, else nil.
-func agentOutcome(d load.Driver) *agent.Outcome {
-	if ra, ok := d.(*agent.Producers); ok {
-		return ra.Last()
-	}
-	return nil
-}

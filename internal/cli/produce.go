@@ -174,7 +174,7 @@ Examples:
 				return err
 			}
 			res, err := d.Trial(cmd.Context(), cfg.Schedule(), onTick)
-			onAgents := agentOutcome(d)
+			onAgents := agent.LastOutcome(d)
 			closeDriver()
 			if res != nil {
 				from, to := produceWindow(start, res)

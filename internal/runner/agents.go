@@ -78,11 +78,7 @@ func (r *runner) produce(ctx context.Context, sc study.Scenario, cfg load.Produc
 	}
 	defer d.Close()
 	res, err := d.Trial(ctx, cfg.Schedule(), tick)
-	var o *agent.Outcome
-	if ra, ok := d.(*agent.Producers); ok {
-		o = ra.Last()
-	}
-	return res, o, err
+	return res, agent.LastOutcome(d), err
 }
 
 // producers is the driver of a scenario's producers: opened here, or a job on the agents,

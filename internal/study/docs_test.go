@@ -123,3 +123,20 @@ func TestDocsListTheCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsListTheFieldTable keeps docs/study-format.md's field table equal to the one in
+// the code: every settable field, its parameter name and its value, nothing more.
+func TestDocsListTheFieldTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/study-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "<!-- field table: generated from internal/study/fieldtable.go -->\n")
+	if !ok {
+		t.Fatal("docs/study-format.md has no field table marker")
+	}
+	got, _, _ := strings.Cut(rest, "\n\n")
+	if want := strings.TrimSuffix(fieldsMarkdown(), "\n"); got != want {
+		t.Errorf("docs/study-format.md's field table differs from the code's; replace it with:\n%s", want)
+	}
+}

@@ -10,36 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Shorthands are parameter names that need no declaration: each sets one field.
-var Shorthands = map[string]string{
-	"acks":        "producers.properties.acks",
-	"batch":       "producers.properties.batch.size",
-	"linger":      "producers.properties.linger.ms",
-	"compression": "producers.properties.compression.type",
-	"idempotence": "producers.properties.enable.idempotence",
-	"partitions":  "topic.partitions",
-	"replicas":    "topic.replicas",
-	"record_size": "producers.record_size",
-	"producers":   "producers.count",
-	"rate":        "producers.rate",
-	"throttle":    "producers.throttle",
-	"records":     "producers.records",
-	"consumers":   "consumers.count",
-	"listener":    "listener",
-	"client_rtt":  "network.client_rtt",
-	// Links between zones: changed on the running proxies before each repeat, no restart.
-	"client_bandwidth": "network.client_bandwidth",
-	"broker_rtt":       "network.broker_rtt",
-	"fetch_size":       "consumers.fetch_size",
-	// Cluster fields: each value is a cluster shape of its own (a cluster restart).
-	"brokers":       "cluster.brokers",
-	"kafka_version": "cluster.kafka_version",
-	"heap":          "cluster.heap",
-	"broker_cpus":   "cluster.broker_cpus",
-	"cpuset":        "cluster.cpuset",
-	"disk":          "cluster.disk",
-}
-
 // param is a swept parameter: either one field set to the written value, or named
 // values each setting several fields.
 type param struct {

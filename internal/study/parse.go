@@ -2,9 +2,7 @@ package study
 
 import (
 	"fmt"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -171,33 +169,31 @@ func (p *parsed) cluster(n *yaml.Node) error {
 	c := &p.plan.Cluster
 	var embeddedOnly []*yaml.Node
 	brokersSet := false
+	// The fields a parameter may set too are set through the field table, as a shape.
+	shapeField := func(v *yaml.Node, path string) error {
+		value, err := d.scalar(v, path)
+		if err != nil {
+			return err
+		}
+		sh := Shape{Brokers: c.Brokers, KafkaVersion: c.KafkaVersion, Heap: c.Heap, Limits: c.Limits}
+		if err := sh.setField(path, value); err != nil {
+			return d.wrap(v, path, err)
+		}
+		c.Brokers, c.KafkaVersion, c.Heap, c.Limits = sh.Brokers, sh.KafkaVersion, sh.Heap, sh.Limits
+		return nil
+	}
 	err := d.mapping(n, "cluster", map[string]func(k, v *yaml.Node) error{
 		"brokers": func(_, v *yaml.Node) error {
 			brokersSet = true
-			if err := d.integer(v, "cluster.brokers", 1, &c.Brokers); err != nil {
-				return err
-			}
-			if c.Brokers > maxBrokers {
-				return d.errorf(v, "cluster.brokers", "%d brokers is more than the %d kbench starts on one machine", c.Brokers, maxBrokers)
-			}
-			return nil
+			return shapeField(v, "cluster.brokers")
 		},
 		"kafka_version": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
-			if err := d.str(v, "cluster.kafka_version", &c.KafkaVersion); err != nil {
-				return err
-			}
-			return d.wrap(v, "cluster.kafka_version", checkKafkaVersion(c.KafkaVersion))
+			return shapeField(v, "cluster.kafka_version")
 		},
 		"heap": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
-			if err := d.str(v, "cluster.heap", &c.Heap); err != nil {
-				return err
-			}
-			if !heapSize.MatchString(c.Heap) {
-				return d.errorf(v, "cluster.heap", "%q is not a JVM heap size such as 512m or 1g", c.Heap)
-			}
-			return nil
+			return shapeField(v, "cluster.heap")
 		},
 		"broker_configs": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
@@ -230,24 +226,11 @@ func (p *parsed) cluster(n *yaml.Node) error {
 		},
 		"broker_cpus": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
-			s, err := d.scalar(v, "cluster.broker_cpus")
-			if err != nil {
-				return err
-			}
-			f, perr := strconv.ParseFloat(s, 64)
-			if perr != nil || f < flavor.MinCPUs || math.IsInf(f, 0) {
-				return d.errorf(v, "cluster.broker_cpus", "%q is not a CPU quota in cores of at least %g, such as 0.5 or 2", s, flavor.MinCPUs)
-			}
-			c.Limits.CPUs = f
-			return nil
+			return shapeField(v, "cluster.broker_cpus")
 		},
 		"cpuset": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
-			if err := d.str(v, "cluster.cpuset", &c.Limits.Cpuset); err != nil {
-				return err
-			}
-			_, err := flavor.ParseCPUList(c.Limits.Cpuset)
-			return d.wrap(v, "cluster.cpuset", err)
+			return shapeField(v, "cluster.cpuset")
 		},
 		"disk": func(k, v *yaml.Node) error {
 			embeddedOnly = append(embeddedOnly, k)
@@ -322,9 +305,9 @@ func (p *parsed) network(n *yaml.Node, field string, c *Cluster) error {
 			if err != nil {
 				return err
 			}
-			rtt, perr := time.ParseDuration(s)
-			if perr != nil || rtt < 0 || rtt > 10*time.Second {
-				return d.errorf(v, field+".broker_rtt", "%q is not a round-trip time from 0 to 10s, such as 2ms", s)
+			rtt, err := parseRTT(s, "2ms")
+			if err != nil {
+				return d.wrap(v, field+".broker_rtt", err)
 			}
 			c.BrokerNetwork = &zones.Link{RTT: rtt}
 			return nil
@@ -334,9 +317,9 @@ func (p *parsed) network(n *yaml.Node, field string, c *Cluster) error {
 			if err != nil {
 				return err
 			}
-			rtt, perr := time.ParseDuration(s)
-			if perr != nil || rtt < 0 || rtt > 10*time.Second {
-				return d.errorf(v, field+".client_rtt", "%q is not a round-trip time from 0 to 10s, such as 10ms", s)
+			rtt, err := parseRTT(s, "10ms")
+			if err != nil {
+				return d.wrap(v, field+".client_rtt", err)
 			}
 			dst.RTT, rttSet = rtt, true
 			return nil
@@ -402,24 +385,24 @@ func (p *parsed) defaults(n *yaml.Node) error {
 	for _, section := range []string{"topic", "producers", "consumers", "capacity", "verify"} {
 		sections[section] = func(_, v *yaml.Node) error {
 			handlers := map[string]func(k, v *yaml.Node) error{}
-			for _, f := range scalarFields {
-				sub, ok := strings.CutPrefix(f, section+".")
+			for _, f := range fields {
+				if f.shape != nil {
+					continue
+				}
+				sub, ok := strings.CutPrefix(f.path, section+".")
 				if !ok {
 					continue
 				}
-				handlers[sub] = func(_, v *yaml.Node) error {
-					return p.setBase(f, v)
-				}
-			}
-			for _, m := range mapFields {
-				sub, ok := strings.CutPrefix(m, section+".")
-				if !ok {
+				if m, isMap := strings.CutSuffix(f.path, ".<name>"); isMap {
+					handlers[strings.TrimSuffix(sub, ".<name>")] = func(_, v *yaml.Node) error {
+						return d.pairs(v, "defaults."+m, func(k, v *yaml.Node) error {
+							return p.setBase(m+"."+k.Value, v)
+						})
+					}
 					continue
 				}
 				handlers[sub] = func(_, v *yaml.Node) error {
-					return d.pairs(v, "defaults."+m, func(k, v *yaml.Node) error {
-						return p.setBase(m+"."+k.Value, v)
-					})
+					return p.setBase(f.path, v)
 				}
 			}
 			field := "defaults." + section

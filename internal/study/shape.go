@@ -3,7 +3,6 @@ package study
 import (
 	"fmt"
 	"maps"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -126,69 +125,8 @@ func (p *Plan) ShapeGroups() []ShapeGroup {
 // VariesShape reports whether the scenarios need more than one cluster.
 func (p *Plan) VariesShape() bool { return len(p.ShapeGroups()) > 1 }
 
-// shapeFields are the cluster fields a parameter may set, each needing a cluster of its
-// own; cluster.disk.<key> sets one limit of the disk class.
-var shapeFields = []string{"cluster.brokers", "cluster.kafka_version", "cluster.heap", "cluster.broker_cpus", "cluster.cpuset", "cluster.disk"}
-
-func init() {
-	scalarFields = append(scalarFields, shapeFields...)
-	for _, k := range flavor.DiskKeys {
-		scalarFields = append(scalarFields, "cluster.disk."+k)
-	}
-}
-
 // maxBrokers is the most brokers kbench starts on one machine.
 const maxBrokers = 16
-
-// setShapeField sets a cluster field; ok is false when path is not one.
-func (s *Scenario) setShapeField(path, value string) (ok bool, err error) {
-	c := &s.Cluster
-	if name, isConfig := strings.CutPrefix(path, "cluster.broker_configs."); isConfig {
-		return true, c.setBrokerConfig(name, value)
-	}
-	if key, isDisk := strings.CutPrefix(path, "cluster.disk."); isDisk {
-		c.Limits.Disk.Tmpfs = false
-		return true, c.Limits.Disk.Set(key, value)
-	}
-	switch path {
-	case "cluster.brokers":
-		c.Brokers, err = parseCount(value, 1)
-		if err == nil && c.Brokers > maxBrokers {
-			err = fmt.Errorf("%d brokers is more than the %d kbench starts on one machine", c.Brokers, maxBrokers)
-		}
-	case "cluster.kafka_version":
-		err = checkKafkaVersion(value)
-		c.KafkaVersion = value
-	case "cluster.heap":
-		if !heapSize.MatchString(value) {
-			err = fmt.Errorf("%q is not a JVM heap size such as 512m or 1g", value)
-		}
-		c.Heap = value
-	case "cluster.broker_cpus":
-		f, perr := strconv.ParseFloat(value, 64)
-		if perr != nil || f < flavor.MinCPUs || math.IsInf(f, 0) {
-			err = fmt.Errorf("%q is not a CPU quota in cores of at least %g, such as 0.5 or 2", value, flavor.MinCPUs)
-		}
-		c.Limits.CPUs = f
-	case "cluster.cpuset":
-		_, err = flavor.ParseCPUList(value)
-		c.Limits.Cpuset = value
-	case "cluster.disk":
-		// A whole class: tmpfs, or none for the plain disk; throttles come from
-		// cluster.disk.<key> fields, typically in a named parameter value per class.
-		switch value {
-		case "tmpfs":
-			c.Limits.Disk = flavor.Disk{Tmpfs: true}
-		case "none":
-			c.Limits.Disk = flavor.Disk{}
-		default:
-			err = fmt.Errorf("%q is not tmpfs or none; a throttled class sets cluster.disk.<key> fields (%s), e.g. in a named parameter value", value, strings.Join(flavor.DiskKeys, ", "))
-		}
-	default:
-		return false, nil
-	}
-	return true, err
-}
 
 // MinKafkaVersion is the oldest Kafka the embedded cluster starts: it runs in KRaft mode
 // only, with the configs of the 3.9 line and later.

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 )
@@ -36,7 +35,7 @@ func (f *brokerMetricsFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.on, "broker-metrics", false,
 		"after the summary, one line per broker: CPU, disk, network, RSS (default: on when the bootstrap servers are a running embedded cluster's)")
 	fs.StringArrayVar(&f.urls, "metrics-url", nil,
-		"a broker's Prometheus metrics URL, [ID=]URL, once per broker (IDs default to 1, 2, ... in order); turns --broker-metrics on")
+		"a broker's Prometheus metrics URL, [ID=]URL, once per broker (without ID=, the Nth in node-id order); turns --broker-metrics on")
 	fs.StringVar(&f.clusterDir, "cluster-dir", "", "`DIR` of the embedded cluster whose brokers to sample (default: that of kbench cluster up)")
 }
 
@@ -106,11 +105,15 @@ func (f *brokerMetricsFlags) setup(cmd *cobra.Command, bootstrap *string, props 
 	switch {
 	case len(f.urls) > 0:
 		// Another machine's brokers: this machine's /proc says nothing about them.
-		targets, err := parseMetricsURLs(f.urls)
+		targets, err := brokerURLTargets(cmd.Context(), given, props, f.urls)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Brokers = targets
+		for _, t := range targets {
+			if t.MetricsURL != "" {
+				cfg.Brokers = append(cfg.Brokers, t)
+			}
+		}
 	case matched:
 		cfg.Proc = "/proc"
 		alive := c.Alive()
@@ -188,27 +191,48 @@ func normalizeAddr(a string) string {
 	return net.JoinHostPort(host, port)
 }
 
-// parseMetricsURLs turns --metrics-url values into sampler targets. A value is a URL, or
-// ID=URL to give the broker's node id; without one, brokers are numbered 1, 2, ... in order,
-// as kbench run numbers them.
-func parseMetricsURLs(values []string) ([]metrics.BrokerTarget, error) {
-	targets := make([]metrics.BrokerTarget, 0, len(values))
-	for i, v := range values {
-		id, raw := i+1, strings.TrimSpace(v)
-		if before, after, ok := strings.Cut(raw, "="); ok && !strings.Contains(before, "/") {
-			n, err := strconv.Atoi(before)
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("--metrics-url %q: %q is not a broker id; want [ID=]http://host:port/metrics", v, before)
-			}
-			id, raw = n, after
+// brokerURLTargets reads --metrics-url values ([ID=]URL, metrics.AssignBrokerURLs): URLs
+// without an ID go to the brokers in node-id order, read from the cluster's metadata.
+func brokerURLTargets(ctx context.Context, bootstrap string, props map[string]string, values []string) ([]metrics.BrokerTarget, error) {
+	urls, err := metrics.ParseBrokerURLs(values)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-url %w", err)
+	}
+	var ids []int
+	if metrics.NeedIDs(urls) {
+		if ids, err = brokerIDs(ctx, bootstrap, props); err != nil {
+			return nil, fmt.Errorf("--metrics-url without ID=: %w", err)
 		}
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("--metrics-url %q: want [ID=]http://host:port/metrics", v)
-		}
-		targets = append(targets, metrics.BrokerTarget{ID: id, MetricsURL: raw})
+	}
+	targets, err := metrics.AssignBrokerURLs(ids, urls)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-url %w", err)
 	}
 	return targets, nil
+}
+
+// brokerIDs reads the cluster's broker node ids.
+func brokerIDs(ctx context.Context, bootstrap string, props map[string]string) ([]int, error) {
+	conn, err := kafka.Connect(bootstrap, props)
+	if err != nil {
+		return nil, err
+	}
+	admin, err := conn.NewAdmin("metadata")
+	if err != nil {
+		return nil, err
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	meta, err := admin.BrokerMetadata(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the broker ids of %s: %w", strings.Join(conn.Seeds, ","), err)
+	}
+	var ids []int
+	for _, b := range meta.Brokers {
+		ids = append(ids, int(b.NodeID))
+	}
+	return ids, nil
 }
 
 // start begins sampling; the first row comes one interval later.

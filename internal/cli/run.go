@@ -143,7 +143,7 @@ Examples:
 	f.StringVar(&resume, "resume", "", "finish an incomplete run directory")
 	f.StringVar(&bootstrap, "bootstrap-server", "", "attach to this cluster instead of starting one")
 	f.StringVar(&commandConfig, "command-config", "", "client properties file (security settings) for --bootstrap-server")
-	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, once per broker in node-id order (external clusters; brokers without one are measured from the clients only)")
+	f.StringArrayVar(&metricsURLs, "metrics-url", nil, "a broker's Prometheus metrics URL, [ID=]URL, once per broker (without ID=, the Nth in node-id order; external clusters; brokers without one are measured from the clients only)")
 	f.Float64Var(&maxRate, "max-rate", 0, "cap every scenario's rate, records/s over all producers (0: no cap)")
 	f.DurationVar(&maxDuration, "max-duration", 0, "with a range of repeats, start no round that would end after this budget (0: none)")
 	f.StringArrayVar(&allowGroups, "allow-existing-group", nil, "let the study's consumer group NAME be one that exists on the cluster (never deleted); once per group")

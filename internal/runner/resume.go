@@ -3,8 +3,10 @@ package runner
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/results"
 )
 
@@ -103,10 +105,17 @@ func recordTarget(t *target, maxRate float64) results.Target {
 
 // withoutUserinfo drops a user:password from a URL: run.json never holds a secret.
 func withoutUserinfo(raw string) string {
+	prefix := ""
+	if b, err := metrics.ParseBrokerURL(raw); err == nil {
+		raw = b.URL
+		if b.ID >= 0 {
+			prefix = strconv.Itoa(b.ID) + "="
+		}
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
-		return raw
+		return prefix + raw
 	}
 	u.User = nil
-	return u.String()
+	return prefix + u.String()
 }

@@ -162,20 +162,23 @@ func (t *target) identify(ctx context.Context) error {
 	return nil
 }
 
-// brokerSources pairs the brokers' node IDs, in order, with the metrics URLs and PIDs given
-// in that order.
+// brokerSources pairs the brokers' node IDs with the metrics URLs ([ID=]URL, as every verb
+// reads --metrics-url: metrics.AssignBrokerURLs) and with the PIDs, given in node-id order.
 func brokerSources(ids []int, urls []string, pids []int) ([]metrics.BrokerTarget, error) {
 	ids = slices.Sorted(slices.Values(ids))
-	if n := max(len(urls), len(pids)); n > len(ids) {
-		return nil, fmt.Errorf("%d --metrics-url given but the cluster has %d broker(s) (node ids %s): give one per broker, in node-id order",
-			n, len(ids), joinInts(ids))
+	parsed, err := metrics.ParseBrokerURLs(urls)
+	if err != nil {
+		return nil, err
 	}
-	out := make([]metrics.BrokerTarget, len(ids))
-	for i, id := range ids {
-		out[i].ID = id
-		if i < len(urls) {
-			out[i].MetricsURL = urls[i]
-		}
+	out, err := metrics.AssignBrokerURLs(ids, parsed)
+	if err != nil {
+		return nil, err
+	}
+	if len(pids) > len(ids) {
+		return nil, fmt.Errorf("%d broker PIDs given but the cluster has %d broker(s) (node ids %s): give one per broker, in node-id order",
+			len(pids), len(ids), joinInts(ids))
+	}
+	for i := range out {
 		if i < len(pids) {
 			out[i].PID = pids[i]
 		}

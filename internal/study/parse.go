@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/zones"
 )
 
@@ -360,8 +361,8 @@ func (p *parsed) external(n *yaml.Node, e *External) error {
 				if err := d.str(item, index("cluster.external.metrics_urls", i), &u); err != nil {
 					return err
 				}
-				if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-					return d.errorf(item, index("cluster.external.metrics_urls", i), "%q is not an http:// or https:// URL", u)
+				if _, err := metrics.ParseBrokerURL(u); err != nil {
+					return d.wrap(item, index("cluster.external.metrics_urls", i), err)
 				}
 				e.MetricsURLs = append(e.MetricsURLs, u)
 				return nil

@@ -32,11 +32,11 @@ func TestAgentRowsInMarkdown(t *testing.T) {
 	if err := WriteHTML(&h, m); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(h.String(), "<h3>4.5 Load from agents</h3>") || !strings.Contains(h.String(), "<td>scenarios/s1/agents/repeat-2-b.json</td>") {
+	if !strings.Contains(h.String(), "<h3>4.3 Load from agents</h3>") || !strings.Contains(h.String(), "<td>scenarios/s1/agents/repeat-2-b.json</td>") {
 		t.Errorf("HTML lacks the agents table")
 	}
 	for _, want := range []string{
-		"### 4.5 Load from agents",
+		"### 4.3 Load from agents",
 		"| `s1` | 2 | a | h1 | 2 | 400 | 400 | 0 | 0 | 200.0 | 2.50 | +0.5 | 1.5 | 4096 | scenarios/s1/agents/repeat-2-a.json |",
 		"| `s1` | 2 | b | h2 | 1 | by duration | 150 | 0 | 3 | 75.0 | 12.00 | +2.0 | 1.5 | 4096 |",
 	} {

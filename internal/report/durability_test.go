@@ -59,7 +59,7 @@ func TestDurabilitySection(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
-		for _, s := range []string{"4.6 Durability", "Durability: acks=all: 0 of 40,000 acknowledged records lost under 3 leader kills"} {
+		for _, s := range []string{"4.3 Durability", "Durability: acks=all: 0 of 40,000 acknowledged records lost under 3 leader kills"} {
 			if !strings.Contains(out, s) {
 				t.Errorf("%s lacks %q", name, s)
 			}

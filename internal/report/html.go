@@ -22,6 +22,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"durabilityTable": durabilityTable,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
+	"heading":         func(m *Model, key string) string { return m.heading(key) },
 	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
 	"mark":            verdictMark,
 	"noiseIntro":      func() string { return noiseIntro },

@@ -26,7 +26,7 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("> **Note.** %s\n\n", mdEscape(w))
 	}
 
-	p("## 1. Test scenarios\n\n")
+	p("## %s\n\n", m.heading("scenarios"))
 	head := append([]string{"Scenario"}, m.ParamNames...)
 	head = append(head, "Repeats", "Topic", "Workload")
 	var rows [][]string
@@ -38,14 +38,14 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	}
 	mdTable(b, head, rows)
 
-	p("## 2. Test environment\n\n")
+	p("## %s\n\n", m.heading("environment"))
 	mdTable(b, []string{"Item", "Value"}, kvRows(m.Environment))
 	if len(m.BrokerConfig) > 0 {
 		p("Broker settings (server.properties) set by kbench:\n\n")
 		mdTable(b, []string{"Property", "Value"}, kvRows(m.BrokerConfig))
 	}
 
-	p("## 3. Test procedure\n\n")
+	p("## %s\n\n", m.heading("procedure"))
 	p("Each scenario ran on a fresh topic: a warm-up that is discarded, then a measured window, repeated as listed. ")
 	p("%s ", m.Order)
 	p("To reproduce the whole study run `kbench run study.yaml` in this directory. ")
@@ -59,22 +59,22 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("```sh\n# topic\n%s\n# kbench\n%s\n# Kafka's tool\n%s\n```\n\n", s.TopicCommand, s.KbenchCommand, s.PerfTestCommand)
 	}
 
-	p("## 4. Test results\n\n")
+	p("## %s\n\n", m.heading("results"))
 	p("%s\n\n", resultsIntro)
-	p("### 4.1 Throughput and CPU\n\n%s\n\n", throughputIntro)
+	p("### %s\n\n%s\n\n", m.heading("throughput"), throughputIntro)
 	mdResultTable(b, throughputTable(m))
-	p("### 4.2 Latency\n\n%s\n\n", latencyIntro)
+	p("### %s\n\n%s\n\n", m.heading("latency"), latencyIntro)
 	mdResultTable(b, latencyTable(m))
 	if hasRecords(m) {
-		p("### 4.3 Every record accounted\n\n%s\n\n", recordsIntro)
+		p("### %s\n\n%s\n\n", m.heading("records"), recordsIntro)
 		mdResultTable(b, recordTable(m))
 	}
 	if len(m.Capacity) > 0 {
-		p("### 4.4 Capacity\n\n%s\n\n", capacityIntro)
+		p("### %s\n\n%s\n\n", m.heading("capacity"), capacityIntro)
 		mdResultTable(b, capacityTable(m))
 	}
 	if len(m.Agents) > 0 {
-		p("### 4.5 Load from agents\n\n%s\n\n", agentsIntro)
+		p("### %s\n\n%s\n\n", m.heading("agents"), agentsIntro)
 		head, rows := agentTable(m)
 		for _, r := range rows {
 			r[0] = "`" + r[0] + "`"
@@ -82,7 +82,7 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		mdTable(b, head, rows)
 	}
 	if len(m.Durability) > 0 {
-		p("### 4.6 Durability\n\n%s\n\n", durabilityIntro)
+		p("### %s\n\n%s\n\n", m.heading("durability"), durabilityIntro)
 		mdResultTable(b, durabilityTable(m))
 	}
 	var invalid []string
@@ -95,7 +95,7 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("Repeats excluded from the medians:\n\n%s\n\n", strings.Join(invalid, "\n"))
 	}
 
-	p("## 5. Charts\n\n")
+	p("## %s\n\n", m.heading("charts"))
 	for _, c := range m.Charts {
 		p("![%s](%s/%s.svg)\n\n", mdEscape(c.Title), chartDir, c.Name)
 		if c.Caption != "" {
@@ -103,8 +103,8 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		}
 	}
 
-	p("## 6. Conclusions\n\n")
-	p("### 6.1 Effect of each parameter\n\n")
+	p("## %s\n\n", m.heading("conclusions"))
+	p("### %s\n\n", m.heading("effects"))
 	if len(m.Effects) == 0 {
 		p("The study varies no parameter between scenarios that are otherwise equal.\n\n")
 	}
@@ -123,13 +123,13 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	if len(m.Capacity) > 0 || len(m.Durability) > 0 {
 		p("\n")
 	}
-	p("### 6.2 What limited each scenario\n\n")
+	p("### %s\n\n", m.heading("limits"))
 	rows = nil
 	for _, r := range m.Rows {
 		rows = append(rows, []string{"`" + r.ID + "`", r.Limit.Resource, r.Limit.Evidence})
 	}
 	mdTable(b, []string{"Scenario", "Limit", "Evidence"}, rows)
-	p("### 6.3 Hypotheses\n\n")
+	p("### %s\n\n", m.heading("hypotheses"))
 	if len(m.Verdicts) == 0 {
 		p("The study states no hypotheses.\n\n")
 	}
@@ -152,7 +152,7 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		mdTable(b, noiseHead, rows)
 	}
 	if len(m.References) > 0 || len(m.ReferenceNotes) > 0 {
-		p("### 6.4 Beside the source study\n\n")
+		p("### %s\n\n", m.heading("reference"))
 		if m.ReferenceSource != "" {
 			p("Source: %s.\n\n", mdEscape(m.ReferenceSource))
 		}

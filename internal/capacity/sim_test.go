@@ -104,12 +104,17 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // beyond the consistent range's misses. It prints the figures (the closing numbers of
 // docs/capacity.md come from here).
 func TestSearchUnderNoise(t *testing.T) {
+	// nearMiss is the resolution a 20 s trial has in rate at the recorded noise: sigma over
+	// the knee's slope, 0.35/30 to 0.35/15 (1.2 % to 2.3 %). A capacity that close to an end
+	// is decided by a coin flip whatever the trial count (the misses below are all of this
+	// kind: within 0 to 1.3 % of an end), so the bracket is also judged with it.
+	const nearMiss = 0.01
 	const searches = 200
 	for _, tt := range []struct {
 		sigma      float64
 		consistent int // at least, of 200
 	}{{0.2, 190}, {0.35, 180}} {
-		var bracket, consistent, done int
+		var bracket, near, consistent, done int
 		var trials, minutes []float64
 		for seed := range uint64(searches) {
 			n := newNoisyCluster(seed)
@@ -126,6 +131,9 @@ func TestSearchUnderNoise(t *testing.T) {
 			if b.Lower <= n.knee && n.knee <= b.Upper {
 				bracket++
 			}
+			if b.Lower*(1-nearMiss) <= n.knee && n.knee <= b.Upper*(1+nearMiss) {
+				near++
+			}
 			if c := b.Consistent; c[0] <= n.knee && (c[1] == 0 || n.knee <= c[1]) {
 				consistent++
 			}
@@ -140,9 +148,12 @@ func TestSearchUnderNoise(t *testing.T) {
 		}
 		slices.Sort(trials)
 		slices.Sort(minutes)
-		t.Logf("sigma %v: the bracket holds the capacity in %d of %d searches, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
-			tt.sigma, bracket, searches, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
+		t.Logf("sigma %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
+			tt.sigma, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
 			minutes[searches/2], minutes[searches*9/10], minutes[searches-1])
+		if near < searches*95/100 {
+			t.Errorf("sigma %v: the bracket holds the capacity within %.0f%% in %d of %d searches, want at least 95%%", tt.sigma, 100*nearMiss, near, searches)
+		}
 		if consistent < tt.consistent {
 			t.Errorf("sigma %v: the consistent range holds the capacity in %d of %d searches, want at least %d", tt.sigma, consistent, searches, tt.consistent)
 		}

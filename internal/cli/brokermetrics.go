@@ -6,18 +6,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/kbench/kbench/internal/cluster"
-	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/target"
 )
 
 // brokerSampleInterval is the broker sampler's period: the DESIGN's one second, so the
@@ -57,182 +54,33 @@ type brokerSampling struct {
 	ctx      context.Context // the run's; nil until started
 }
 
-// setup finds the cluster the run targets and returns the sampler to run, or nil when broker
-// metrics are off. When no bootstrap servers were given (neither *bootstrap nor
-// bootstrap.servers in props) and an embedded cluster is running, it sets *bootstrap to that
-// cluster's plain listener and says so on log.
+// setup finds the cluster the run targets (target.Open) and returns the sampler to run, or
+// nil when broker metrics are off. When no bootstrap servers were given (neither *bootstrap
+// nor bootstrap.servers in props) and an embedded cluster is running, it sets *bootstrap to
+// that cluster's plain listener and says so on log.
 func (f *brokerMetricsFlags) setup(cmd *cobra.Command, bootstrap *string, props map[string]string, log io.Writer) (*brokerSampling, error) {
-	explicit := cmd.Flags().Changed("broker-metrics")
-	given := *bootstrap
-	if given == "" {
-		given = props["bootstrap.servers"]
+	spec := target.Spec{Bootstrap: *bootstrap, Properties: props, ClusterDir: f.clusterDir, MetricsURLs: f.urls, Log: log}
+	if cmd.Flags().Changed("broker-metrics") {
+		spec.Sample = &f.on
 	}
-	dir, dirGiven := f.clusterDir, f.clusterDir != ""
-	if !dirGiven {
-		dir, _ = cluster.DefaultDir() // no cache directory: no embedded cluster either
+	t, err := target.Open(cmd.Context(), spec)
+	if err != nil {
+		return nil, err
 	}
-
-	// The embedded cluster is looked for when it may supply the bootstrap servers or the
-	// brokers to sample.
-	var c *cluster.Cluster
-	wantCluster := given == "" || (len(f.urls) == 0 && (!explicit || f.on))
-	if dir != "" && wantCluster {
-		var err error
-		c, err = runningCluster(dir)
-		if err != nil && dirGiven {
-			return nil, err
-		}
-	}
-
-	matched := false
-	switch {
-	case c != nil && given == "":
-		*bootstrap = c.Bootstrap()
-		matched = true
-		fmt.Fprintf(log, "kbench: no bootstrap servers given: using the embedded cluster in %s (%s)\n", dir, *bootstrap)
-	case c != nil:
-		matched = sameCluster(given, c)
-	}
-
-	on := len(f.urls) > 0 || matched
-	if explicit {
-		on = f.on
-	}
-	if !on {
+	*bootstrap = t.Bootstrap
+	if len(t.Sampled) == 0 {
 		return nil, nil
 	}
-	cfg := metrics.SamplerConfig{Interval: brokerSampleInterval}
-	switch {
-	case len(f.urls) > 0:
-		// Another machine's brokers: this machine's /proc says nothing about them.
-		targets, err := brokerURLTargets(cmd.Context(), given, props, f.urls)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range targets {
-			if t.MetricsURL != "" {
-				cfg.Brokers = append(cfg.Brokers, t)
-			}
-		}
-	case matched:
-		cfg.Proc = "/proc"
-		alive := c.Alive()
-		for _, b := range c.Brokers() {
-			if alive[b.ID] {
-				cfg.Brokers = append(cfg.Brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
-			}
-		}
-		// Each broker's CPU % is of its own allotment, as in a study run: its cgroup quota,
-		// else the host's cores shared by the brokers.
-		cfg.Cgroup = os.DirFS("/sys/fs/cgroup")
-		for i, a := range metrics.CPUAllotments(cfg.Proc, cfg.Cgroup, cfg.Brokers) {
-			cfg.Brokers[i].CPUAllotment = a.Cores
-		}
-	case c != nil:
-		return nil, fmt.Errorf("--broker-metrics: the bootstrap servers %s are not the embedded cluster's in %s (%s); give --metrics-url once per broker",
-			given, dir, c.Bootstrap())
-	default:
-		return nil, fmt.Errorf("--broker-metrics needs a running embedded cluster (none in %s; see --cluster-dir) or --metrics-url once per broker", dir)
+	cfg := metrics.SamplerConfig{Interval: brokerSampleInterval, Brokers: t.Sampled}
+	if t.Proc {
+		// Each broker's CPU % is of its own allotment, as in a study run.
+		cfg.Proc, cfg.Cgroup = "/proc", os.DirFS("/sys/fs/cgroup")
 	}
 	s, err := metrics.NewSampler(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &brokerSampling{sampler: s, interval: cfg.Interval}, nil
-}
-
-// runningCluster opens the embedded cluster recorded in dir and returns it when at least one
-// of its brokers runs.
-func runningCluster(dir string) (*cluster.Cluster, error) {
-	c, err := cluster.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, alive := range c.Alive() {
-		if alive {
-			return c, nil
-		}
-	}
-	return nil, fmt.Errorf("the kbench cluster in %s is not running (start it with `kbench cluster up`)", dir)
-}
-
-// sameCluster reports whether any of the comma-separated bootstrap servers is one of c's
-// listeners.
-func sameCluster(bootstrap string, c *cluster.Cluster) bool {
-	ours := map[string]bool{}
-	for _, e := range c.Endpoints() {
-		for _, a := range strings.Split(e.Bootstrap, ",") {
-			ours[normalizeAddr(a)] = true
-		}
-	}
-	for _, a := range strings.Split(bootstrap, ",") {
-		if a = normalizeAddr(a); a != "" && ours[a] {
-			return true
-		}
-	}
-	return false
-}
-
-// normalizeAddr reduces a bootstrap address to host:port, with the names of this machine's
-// loopback (the embedded cluster listens on 127.0.0.1) spelled one way.
-func normalizeAddr(a string) string {
-	a = strings.TrimSpace(a)
-	if _, rest, ok := strings.Cut(a, "://"); ok {
-		a = rest // a listener spelled PLAINTEXT://host:port
-	}
-	host, port, err := net.SplitHostPort(a)
-	if err != nil {
-		return a
-	}
-	switch strings.ToLower(host) {
-	case "", "localhost", "127.0.0.1", "::1":
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
-}
-
-// brokerURLTargets reads --metrics-url values ([ID=]URL, metrics.AssignBrokerURLs): URLs
-// without an ID go to the brokers in node-id order, read from the cluster's metadata.
-func brokerURLTargets(ctx context.Context, bootstrap string, props map[string]string, values []string) ([]metrics.BrokerTarget, error) {
-	urls, err := metrics.ParseBrokerURLs(values)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics-url %w", err)
-	}
-	var ids []int
-	if metrics.NeedIDs(urls) {
-		if ids, err = brokerIDs(ctx, bootstrap, props); err != nil {
-			return nil, fmt.Errorf("--metrics-url without ID=: %w", err)
-		}
-	}
-	targets, err := metrics.AssignBrokerURLs(ids, urls)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics-url %w", err)
-	}
-	return targets, nil
-}
-
-// brokerIDs reads the cluster's broker node ids.
-func brokerIDs(ctx context.Context, bootstrap string, props map[string]string) ([]int, error) {
-	conn, err := kafka.Connect(bootstrap, props)
-	if err != nil {
-		return nil, err
-	}
-	admin, err := conn.NewAdmin("metadata")
-	if err != nil {
-		return nil, err
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	meta, err := admin.BrokerMetadata(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read the broker ids of %s: %w", strings.Join(conn.Seeds, ","), err)
-	}
-	var ids []int
-	for _, b := range meta.Brokers {
-		ids = append(ids, int(b.NodeID))
-	}
-	return ids, nil
 }
 
 // start begins sampling; the first row comes one interval later.

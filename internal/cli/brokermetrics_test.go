@@ -19,7 +19,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/cluster/clustertest"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
@@ -54,36 +53,6 @@ func figure(re *regexp.Regexp, line string) (float64, bool) {
 	return v, err == nil
 }
 
-// TestMetricsURLFlag: --metrics-url values with IDs need no cluster; bad ones are one line
-// naming the flag. (Pairing URLs without IDs with node ids: metrics.TestAssignBrokerURLs.)
-func TestMetricsURLFlag(t *testing.T) {
-	tests := []struct {
-		in      []string
-		want    []metrics.BrokerTarget
-		wantErr string
-	}{
-		{in: []string{"0=http://a:7071/metrics", "5=https://b/metrics"},
-			want: []metrics.BrokerTarget{{ID: 0, MetricsURL: "http://a:7071/metrics"}, {ID: 5, MetricsURL: "https://b/metrics"}}},
-		{in: []string{"1=http://a:7071/metrics?x=1"}, // '=' in the query is not an id
-			want: []metrics.BrokerTarget{{ID: 1, MetricsURL: "http://a:7071/metrics?x=1"}}},
-		{in: []string{"a:7071"}, wantErr: `--metrics-url "a:7071": want [ID=]http://host:port/metrics`},
-		{in: []string{"one=http://a/metrics"}, wantErr: `"one" is not a broker id`},
-		{in: []string{"http://a/metrics"}, wantErr: `--metrics-url without ID=: no bootstrap servers`},
-	}
-	for _, tt := range tests {
-		got, err := brokerURLTargets(context.Background(), "", nil, tt.in)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("%q: error %v, want one containing %q", tt.in, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("%q: got %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 // writeClusterState records a stopped embedded cluster in dir: its brokers' PIDs are this
 // test's, which are no Kafka brokers.
 func writeClusterState(t *testing.T, dir string) {
@@ -93,28 +62,6 @@ func writeClusterState(t *testing.T, dir string) {
 		"brokers": [{"id": 1, "pid": %d, "port": 19092, "controller": true}]}`, dir, os.Getpid())
 	if err := os.WriteFile(filepath.Join(dir, "cluster.json"), []byte(state), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestSameCluster(t *testing.T) {
-	dir := t.TempDir()
-	writeClusterState(t, dir)
-	c, err := cluster.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for bootstrap, want := range map[string]bool{
-		"127.0.0.1:19092":             true,
-		"localhost:19093":             true, // the same loopback address
-		" 10.0.0.1:9092, [::1]:19092": true, // one of the list is enough
-		"PLAINTEXT://127.0.0.1:19092": true,
-		"127.0.0.1:9092":              false,
-		"kafka-1:19092":               false,
-		"":                            false,
-	} {
-		if got := sameCluster(bootstrap, c); got != want {
-			t.Errorf("sameCluster(%q) = %v, want %v", bootstrap, got, want)
-		}
 	}
 }
 

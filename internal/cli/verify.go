@@ -17,6 +17,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/faults"
+	"github.com/kbench/kbench/internal/target"
 	"github.com/kbench/kbench/internal/verify"
 )
 
@@ -167,19 +168,24 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 	if len(cfg.FaultPlan.Steps) > 0 {
 		fmt.Fprintf(stderr, "fault plan (seed %d): %s\n", f.seed, planWords(cfg.FaultPlan))
 	}
-	var c *cluster.Cluster
-	var kind string
-	switch {
-	case f.bootstrap != "":
-		kind = "external " + f.bootstrap
-		if f.commandConfig != "" {
-			sec, err := cluster.ReadProperties(f.commandConfig)
-			if err != nil {
-				return err
-			}
-			cfg.Security = sec
+	spec := target.Spec{Bootstrap: f.bootstrap, ClusterDir: f.clusterDir, Start: f.brokers, Sample: new(bool), Log: stderr}
+	if f.bootstrap != "" && f.commandConfig != "" {
+		sec, err := cluster.ReadProperties(f.commandConfig)
+		if err != nil {
+			return err
 		}
-		if len(cfg.FaultPlan.Steps) > 0 {
+		spec.Properties, cfg.Security = sec, sec
+	}
+	// A cluster named by its bootstrap servers is faulted through the user's commands,
+	// even the embedded one: kbench restarts only brokers it knows it started.
+	t, err := target.Open(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	cfg.Bootstrap = t.Bootstrap
+	if len(cfg.FaultPlan.Steps) > 0 {
+		if f.bootstrap != "" {
 			cmds, err := faults.ParseCommands(f.faultCommands)
 			if err != nil {
 				return err
@@ -187,25 +193,8 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 			cfg.FaultTarget = func(cl *kgo.Client, topic string) (faults.Target, error) {
 				return faults.NewCommandTarget(cmds, f.yes, cl, topic)
 			}
-		}
-	case f.clusterDir != "":
-		var err error
-		if c, err = runningCluster(f.clusterDir); err != nil {
-			return err
-		}
-		kind = "embedded in " + f.clusterDir
-	default:
-		fmt.Fprintf(stderr, "starting an embedded %d-broker Kafka cluster\n", f.brokers)
-		started, err := cluster.Start(ctx, cluster.Options{Brokers: f.brokers, Log: stderr})
-		if err != nil {
-			return fmt.Errorf("start embedded cluster: %w", err)
-		}
-		defer started.Stop()
-		c, kind = started, fmt.Sprintf("embedded, %d brokers, Kafka %s", f.brokers, started.KafkaVersion())
-	}
-	if c != nil {
-		cfg.Bootstrap = c.Bootstrap()
-		if len(cfg.FaultPlan.Steps) > 0 {
+		} else {
+			c := t.Embedded
 			cfg.FaultTarget = func(cl *kgo.Client, topic string) (faults.Target, error) {
 				return faults.NewEmbeddedTarget(c, cl, topic), nil
 			}
@@ -218,7 +207,7 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 	cfg.Dir = dir
 	res, err := verify.Run(ctx, cfg)
 	if res != nil && res.Totals.Sent > 0 {
-		res.Cluster = kind
+		res.Cluster = t.Kind
 		if werr := verify.WriteResult(dir, res); werr != nil {
 			fmt.Fprintf(stderr, "%v\n", werr)
 		} else {

@@ -9,43 +9,6 @@ import (
 	"github.com/kbench/kbench/internal/results"
 )
 
-// A metrics URL given as ID=URL belongs to that broker; the others, and the PIDs, to the
-// brokers in node-id order; brokers past the last
-// URL have no source, and more URLs than brokers is refused.
-func TestBrokerSources(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		ids     []int
-		urls    []string
-		pids    []int
-		want    []metrics.BrokerTarget
-		wantErr string
-	}{
-		{name: "no source", ids: []int{3, 1, 2},
-			want: []metrics.BrokerTarget{{ID: 1}, {ID: 2}, {ID: 3}}},
-		{name: "some urls", ids: []int{5, 4, 6}, urls: []string{"http://a/m", "http://b/m"},
-			want: []metrics.BrokerTarget{{ID: 4, MetricsURL: "http://a/m"}, {ID: 5, MetricsURL: "http://b/m"}, {ID: 6}}},
-		{name: "urls and pids", ids: []int{0, 1}, urls: []string{"http://u0/m", "http://u1/m"}, pids: []int{10, 11},
-			want: []metrics.BrokerTarget{{ID: 0, MetricsURL: "http://u0/m", PID: 10}, {ID: 1, MetricsURL: "http://u1/m", PID: 11}}},
-		{name: "urls by id, as produce takes them", ids: []int{1, 2, 3}, urls: []string{"3=http://c/m", "http://a/m"},
-			want: []metrics.BrokerTarget{{ID: 1, MetricsURL: "http://a/m"}, {ID: 2}, {ID: 3, MetricsURL: "http://c/m"}}},
-		{name: "too many urls", ids: []int{1}, urls: []string{"http://u1/m", "http://u2/m"}, wantErr: "2 metrics URL(s) given but the cluster has 1 broker(s) (node ids 1)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := brokerSources(tc.ids, tc.urls, tc.pids)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
-			}
-		})
-	}
-}
-
 // run.json says which brokers were sampled: none, some (naming the missing), or all.
 func TestBrokerMetricsRecord(t *testing.T) {
 	for _, tc := range []struct {

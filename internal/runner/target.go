@@ -21,6 +21,7 @@ import (
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
+	tgt "github.com/kbench/kbench/internal/target"
 	"github.com/kbench/kbench/internal/zones"
 )
 
@@ -154,36 +155,12 @@ func (t *target) identify(ctx context.Context) error {
 	for _, b := range meta.Brokers {
 		ids = append(ids, int(b.NodeID))
 	}
-	brokers, err := brokerSources(ids, t.external.MetricsURLs, t.external.BrokerPIDs)
+	brokers, err := tgt.ExternalBrokers(ids, t.external.MetricsURLs, t.external.BrokerPIDs)
 	if err != nil {
 		return fmt.Errorf("cluster at %s: %w", t.bootstrap, err)
 	}
 	t.brokers = brokers
 	return nil
-}
-
-// brokerSources pairs the brokers' node IDs with the metrics URLs ([ID=]URL, as every verb
-// reads --metrics-url: metrics.AssignBrokerURLs) and with the PIDs, given in node-id order.
-func brokerSources(ids []int, urls []string, pids []int) ([]metrics.BrokerTarget, error) {
-	ids = slices.Sorted(slices.Values(ids))
-	parsed, err := metrics.ParseBrokerURLs(urls)
-	if err != nil {
-		return nil, err
-	}
-	out, err := metrics.AssignBrokerURLs(ids, parsed)
-	if err != nil {
-		return nil, err
-	}
-	if len(pids) > len(ids) {
-		return nil, fmt.Errorf("%d broker PIDs given but the cluster has %d broker(s) (node ids %s): give one per broker, in node-id order",
-			len(pids), len(ids), joinInts(ids))
-	}
-	for i := range out {
-		if i < len(pids) {
-			out[i].PID = pids[i]
-		}
-	}
-	return out, nil
 }
 
 // brokerMetrics says which brokers have a metrics source, for run.json.
@@ -208,14 +185,6 @@ func (t *target) sampled() []metrics.BrokerTarget {
 		}
 	}
 	return out
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = fmt.Sprint(n)
-	}
-	return strings.Join(s, ", ")
 }
 
 // absPath makes a recorded path usable from another working directory; "" stays "".
@@ -283,9 +252,7 @@ func embeddedTarget(c *cluster.Cluster, brokerConfig map[string]string) *target 
 			t.endpoint = e
 		}
 	}
-	for _, b := range c.Brokers() {
-		t.brokers = append(t.brokers, metrics.BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
-	}
+	t.brokers = tgt.EmbeddedBrokers(c, false)
 	if l := c.Limits(); l.Any() || l.Disk.Tmpfs {
 		t.limits = l.String()
 	}

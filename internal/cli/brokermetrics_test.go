@@ -7,8 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -53,22 +51,10 @@ func figure(re *regexp.Regexp, line string) (float64, bool) {
 	return v, err == nil
 }
 
-// writeClusterState records a stopped embedded cluster in dir: its brokers' PIDs are this
-// test's, which are no Kafka brokers.
-func writeClusterState(t *testing.T, dir string) {
-	t.Helper()
-	state := fmt.Sprintf(`{"format": 1, "dir": %q, "kafka_version": "4.1.1", "heap": "512m",
-		"endpoints": [{"name": "plain", "protocol": "PLAINTEXT", "bootstrap": "127.0.0.1:19092,127.0.0.1:19093"}],
-		"brokers": [{"id": 1, "pid": %d, "port": 19092, "controller": true}]}`, dir, os.Getpid())
-	if err := os.WriteFile(filepath.Join(dir, "cluster.json"), []byte(state), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // The flags' errors, before anything is sent: none of these runs reaches a broker.
 func TestBrokerMetricsFlagErrors(t *testing.T) {
 	stopped := t.TempDir()
-	writeClusterState(t, stopped)
+	clustertest.WriteStoppedState(t, stopped)
 	empty := t.TempDir()
 	tests := []struct {
 		name    string

@@ -3,30 +3,17 @@ package target
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/cluster/clustertest"
 	"github.com/kbench/kbench/internal/metrics"
 )
 
-// writeClusterState records a stopped embedded cluster in dir: its brokers' PIDs are this
-// test's, which are no Kafka brokers.
-func writeClusterState(t *testing.T, dir string) {
-	t.Helper()
-	state := fmt.Sprintf(`{"format": 1, "dir": %q, "kafka_version": "4.1.1", "heap": "512m",
-		"endpoints": [{"name": "plain", "protocol": "PLAINTEXT", "bootstrap": "127.0.0.1:19092,127.0.0.1:19093"}],
-		"brokers": [{"id": 1, "pid": %d, "port": 19092, "controller": true}]}`, dir, os.Getpid())
-	if err := os.WriteFile(filepath.Join(dir, "cluster.json"), []byte(state), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestServes(t *testing.T) {
 	dir := t.TempDir()
-	writeClusterState(t, dir)
+	clustertest.WriteStoppedState(t, dir)
 	c, err := cluster.Open(dir)
 	if err != nil {
 		t.Fatal(err)

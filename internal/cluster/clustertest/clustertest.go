@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/kbench/kbench/internal/cluster"
@@ -60,4 +61,17 @@ func Need(t testing.TB, c *cluster.Cluster) {
 func runsNoTest() bool {
 	f := flag.Lookup("test.run")
 	return f != nil && f.Value.String() == "^$"
+}
+
+// WriteStoppedState records in dir an embedded cluster that is not running: one broker
+// whose PID is the test's own, which is no Kafka broker, with a plain listener on
+// 127.0.0.1:19092 and :19093.
+func WriteStoppedState(t testing.TB, dir string) {
+	t.Helper()
+	state := fmt.Sprintf(`{"format": 1, "dir": %q, "kafka_version": "4.1.1", "heap": "512m",
+		"endpoints": [{"name": "plain", "protocol": "PLAINTEXT", "bootstrap": "127.0.0.1:19092,127.0.0.1:19093"}],
+		"brokers": [{"id": 1, "pid": %d, "port": 19092, "controller": true}]}`, dir, os.Getpid())
+	if err := os.WriteFile(filepath.Join(dir, "cluster.json"), []byte(state), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -198,6 +198,10 @@ func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o
 		}
 		ld.results[i] = append(ld.results[i], trialResult{duration: d, lossRatio: loss, phase: phase})
 	}
+	if phase == PhaseBound && len(s.trials) > 0 {
+		// Measured again on a warm cluster: the first fell short.
+		s.max = max(s.max, o.Achieved)
+	}
 	s.trials = append(s.trials, t)
 	if s.cfg.Progress != nil {
 		s.cfg.Progress(t)
@@ -319,6 +323,10 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 			// At the unthrottled rate itself the producers' buffer fills by definition:
 			// start just under it.
 			return roundRate(firstPaced * s.max), c.Short, PhaseCoarse, true
+		case co.upper == 0 && s.boundTrials() < maxBoundTrials:
+			// A paced trial passed at the unthrottled rate: that trial fell short (a cold
+			// start). Measured again, it bounds the bisection better than a doubling.
+			return 0, c.Short, PhaseBound, true
 		case co.upper == 0:
 			return roundRate(2 * co.lower), c.Short, PhaseCoarse, true
 		case co.lower == 0:
@@ -340,15 +348,49 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 	if hi == 0 && co.upper > lo {
 		hi = co.upper
 	}
+	// A rate whose full-length trials have all failed but are too few to make it an upper
+	// bound (one, with the default goal) bounds the bisection provisionally: the search goes
+	// on below it and tries it again only when the bracket has narrowed to it. Had it been
+	// tried again at once, every step down from far above would cost two trials; a fluke
+	// failure costs the same either way, as the rate is tried again before it is an end.
+	if p := s.provisional(i, fin, lo); p > 0 && (hi == 0 || p <= hi) {
+		if fin.lower == 0 || p/fin.lower <= 1+c.Precision {
+			und := within(fin.undecided, lo, p)
+			if fin.lower == 0 && p/lo > 1+c.Precision {
+				und = nil
+			}
+			if len(und) > 0 {
+				return nearestMiddle(und, lo, p), c.Trial, PhaseFinal, true
+			}
+		}
+		hi = p
+		if fin.lower == 0 {
+			r := max(roundRate(hi/s.expansion(i, hi, false)), c.MinRate)
+			if lo > 0 && lo < hi && lo > r {
+				r = lo // the coarse bracket's lower end, not yet classified by a full-length trial
+			}
+			return r, c.Trial, PhaseFinal, r < hi
+		}
+		mid := roundRate(math.Sqrt(fin.lower * hi))
+		return mid, c.Trial, PhaseFinal, mid > fin.lower && mid < hi
+	}
 	if und := within(fin.undecided, lo, hi); len(und) > 0 {
 		return nearestMiddle(und, lo, hi), c.Trial, PhaseFinal, true
 	}
 	// A missing end is looked for beyond the other in growing steps, (1+precision)^2, then
 	// its square, and so on (MLRsearch's expansion): the first step, if it holds, ends the
-	// search; a long way off is reached in a few.
+	// search; a long way off is reached in a few. Going up, the steps stop short of the
+	// unthrottled rate, where the producers' buffer fills; a lower bound at or above that
+	// means the unthrottled trial fell short (a cold start), and it is measured again.
 	switch {
 	case fin.upper == 0:
-		return roundRate(fin.lower * s.expansion(i, fin.lower, true)), c.Trial, PhaseFinal, true
+		r := roundRate(fin.lower * s.expansion(i, fin.lower, true))
+		if ceiling := roundRate(firstPaced * s.max); fin.lower < ceiling {
+			r = min(r, ceiling)
+		} else if s.boundTrials() < maxBoundTrials {
+			return 0, c.Short, PhaseBound, true
+		}
+		return r, c.Trial, PhaseFinal, true
 	case fin.lower == 0:
 		r := max(roundRate(fin.upper/s.expansion(i, fin.upper, false)), c.MinRate)
 		return r, c.Trial, PhaseFinal, r < fin.upper
@@ -356,6 +398,41 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 	mid := roundRate(math.Sqrt(fin.lower * fin.upper))
 	return mid, c.Trial, PhaseFinal, mid > fin.lower && mid < fin.upper
 }
+
+// provisional is SLO i's lowest undecided rate above lo whose full-length trials all
+// failed, or 0.
+func (s *search) provisional(i int, fin bounds, lo float64) float64 {
+	for _, r := range fin.undecided { // ascending
+		if r <= lo {
+			continue
+		}
+		failed := true
+		for _, t := range s.evidence(i, r, PhaseFinal) {
+			if t.lossRatio <= s.cfg.SLOs[i].LossRatio() {
+				failed = false
+			}
+		}
+		if failed && len(s.evidence(i, r, PhaseFinal)) > 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// boundTrials counts the unthrottled trials run.
+func (s *search) boundTrials() int {
+	n := 0
+	for _, t := range s.trials {
+		if t.Phase == PhaseBound {
+			n++
+		}
+	}
+	return n
+}
+
+// maxBoundTrials is how many unthrottled trials a search runs at most: the first, and one
+// more when a paced trial passed beyond where the first said the buffer fills.
+const maxBoundTrials = 2
 
 // finalStarted says whether a full-length trial (final or confirmation) has run.
 func (s *search) finalStarted() bool {
@@ -368,22 +445,31 @@ func (s *search) finalStarted() bool {
 }
 
 // expansion is the factor of the next step beyond the bound b of SLO i: (1+precision)^2
-// for the first, squared for each rate already found on the same side (lower bounds when
-// going up, upper bounds when going down), at most four times.
+// for the first, squared for each earlier step of the same expansion that held, at most
+// four times. A step is a full-length trial at a rate beyond every rate tried before it
+// (above, going up; below, going down) that passed (failed, going down); any other
+// full-length trial ends the expansion, so a search that bisected starts over with small
+// steps (MLRsearch widens its step only while the steps keep holding).
 func (s *search) expansion(i int, b float64, up bool) float64 {
-	g := s.cfg.goal(s.cfg.SLOs[i])
-	found := 0
-	for r := range s.loads {
-		if len(s.evidence(i, r, PhaseFinal)) == 0 {
+	held := 0
+	var lowest, highest float64
+	for _, t := range s.trials {
+		if t.Phase != PhaseFinal {
 			continue
 		}
-		c := s.class(g, i, r, PhaseFinal)
-		if (up && c == LowerBound && r <= b) || (!up && c == UpperBound && r >= b) {
-			found++
+		beyond := (up && t.Offered > highest) || (!up && (lowest == 0 || t.Offered < lowest))
+		if beyond && t.Pass[i] == up {
+			held++
+		} else {
+			held = 0
 		}
+		if lowest == 0 || t.Offered < lowest {
+			lowest = t.Offered
+		}
+		highest = max(highest, t.Offered)
 	}
 	step := (1 + s.cfg.Precision) * (1 + s.cfg.Precision)
-	for range min(max(found-1, 0), 4) {
+	for range min(max(held-1, 0), 4) {
 		step *= step
 	}
 	return step

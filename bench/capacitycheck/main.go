@@ -1,6 +1,6 @@
 // Command capacitycheck checks kbench capacity's answers as a user would, on the embedded
-// cluster: for each cluster shape (3 brokers as started by default, and 3 brokers held to
-// half a core each), three searches at p99 <= 50 ms with the default budget, then for each
+// cluster: for each cluster shape (3 brokers as started by default and 1 broker; 3 brokers
+// held to half a core each on request), three searches at p99 <= 50 ms with the default budget, then for each
 // an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet the
 // SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
 // search forced out of budget (--max-duration 60s: a bracket, "not converged", exit 7).
@@ -45,17 +45,30 @@ type shape struct {
 var shapes = []shape{
 	{"3 brokers", []string{"--brokers", "3"}},
 	{"3 brokers, 0.5 core each", []string{"--brokers", "3", "--broker-cpus", "0.5"}},
+	{"1 broker", []string{"--brokers", "1"}},
 }
 
 func main() {
 	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
 	searches := flag.Int("searches", 3, "searches per shape")
-	only := flag.Int("shape", -1, "run only this shape (0 or 1); -1 runs both")
+	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker); default 0,2")
 	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
 	flag.Parse()
+	run := map[int]bool{0: true, 2: true}
+	if *only != "" {
+		run = map[int]bool{}
+		for _, f := range strings.Split(*only, ",") {
+			i, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || i < 0 || i >= len(shapes) {
+				fmt.Fprintf(os.Stderr, "capacitycheck: -shape %q: want indexes from 0 to %d\n", *only, len(shapes)-1)
+				os.Exit(2)
+			}
+			run[i] = true
+		}
+	}
 	failed := 0
 	for i, sh := range shapes {
-		if *only >= 0 && i != *only {
+		if !run[i] {
 			continue
 		}
 		n, err := checkShape(*kbench, sh, *searches)

@@ -45,7 +45,7 @@ func chartSVG(s *Series) ([]byte, error) {
 		a.Tick.Label.Font = sans(11)
 	}
 	p.Legend.TextStyle.Font = sans(11)
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = false, true // bottom left: the axis starts at zero, so it is mostly empty
 	p.Add(plotter.NewGrid())
 
 	var repeats, medians plotter.XYs

@@ -60,7 +60,7 @@ func WriteSeries(w io.Writer, series []*Series) error {
 		}
 		fmt.Fprintf(w, "%s, scenario %s (cluster %s, workload %s): %d runs\n", s.Metric.Label, s.Scenario,
 			s.Cluster.ID, s.Workload.ID, len(s.Points))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  run\tstarted\trepeats\tmedian\trange\tgroup\t")
 		for _, p := range s.Points {
 			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s - %s\t%d\t\n", p.Dir, p.Started.Format(dateFormat), len(p.Values),

@@ -34,7 +34,7 @@ and prints each run's median and range, then the steps: where the series moved f
 level to another, by how much and how far beyond the noise (z). A series is cut into groups
 of runs at one level by minimum description length, using each run's own repeats' spread;
 a lone run between two others is an outlier, never a step, and a lone last run must stand
-about 5 noise sigmas out.
+about 7 noise sigmas out.
 
 With --fail-on-step PCT, history exits with code 9 when in some series the latest group of
 runs is worse than the group before by more than PCT (lower throughput, higher latency or

@@ -205,4 +205,21 @@ func TestStepsOtherShapes(t *testing.T) {
 	if last < trials*90/100 {
 		t.Errorf("a 10%% drop two runs before the end found in %d of %d, want >= 90%%", last, trials)
 	}
+	// The lone last run over more series than the hundred: its rate is near the limit.
+	const many = 1000
+	runSigma := 0.03 * math.Sqrt(math.Pi/2/3)
+	called := 0
+	for range many {
+		s := series(rng, 20, 3, 0.03, 20, 0)
+		for j := range s[19] {
+			s[19][j] *= math.Exp(-3 * runSigma)
+		}
+		if len(Steps(s).Steps) > 0 {
+			called++
+		}
+	}
+	t.Logf("a lone last run 3 sigma low: called a step in %d of %d series", called, many)
+	if called > many*5/100 {
+		t.Errorf("a lone last run 3 sigma low called a step in %d of %d series, want <= 5%%", called, many)
+	}
 }

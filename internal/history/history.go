@@ -106,7 +106,9 @@ type Skipped struct {
 // could not be searched, or no run was found at all.
 func Load(dirs []string) (runs []Run, skipped []Skipped, err error) {
 	for _, top := range dirs {
-		if _, err := os.Stat(top); err != nil {
+		if _, err := os.Stat(top); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s does not exist; kbench run writes run directories into runs/, or name the directories that hold them", top)
+		} else if err != nil {
 			return nil, nil, fmt.Errorf("unable to read run directories: %w", err)
 		}
 		err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -154,6 +155,10 @@ func TestBuildSplitsWhatCompareRefuses(t *testing.T) {
 	// r6 has no valid repeat: no point. The client.id differs in every run, by design.
 	if want := "r1,r2,r5 r3 r4"; strings.Join(got, " ") != want {
 		t.Errorf("series %q, want %q", strings.Join(got, " "), want)
+	}
+	// A series of one run still draws.
+	if err := WriteHTML(io.Discard, idx, series); err != nil {
+		t.Errorf("page with series of one run: %v", err)
 	}
 	if Build(idx, metrics(t, "records_per_sec"), []string{"other"}) != nil {
 		t.Error("--scenario other: series found, want none")

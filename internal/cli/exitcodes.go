@@ -23,6 +23,9 @@ const (
 	// exitBlind: kbench compare could not have seen a change as small as
 	// --fail-on-regression with the repeats it had, and --allow-blind was not given.
 	exitBlind = 8
+	// exitStep: kbench history --fail-on-step found a series whose latest group of runs is
+	// worse than the group before by more than the threshold, beyond the noise.
+	exitStep = 9
 	// exitInterrupted: Ctrl-C or SIGTERM (128 + SIGINT's 2, as a shell reports it).
 	exitInterrupted = 130
 )

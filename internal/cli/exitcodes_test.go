@@ -22,7 +22,7 @@ func TestExitCodesDocumented(t *testing.T) {
 		}
 	}
 	codes := []int{0, exitFailed, exitRegression, exitNotComparable, exitAllInvalid, exitAnomalies,
-		exitNotConverged, exitBlind, exitInterrupted}
+		exitNotConverged, exitBlind, exitStep, exitInterrupted}
 	seen := map[int]bool{}
 	for _, c := range codes {
 		if seen[c] {

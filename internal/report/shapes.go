@@ -66,11 +66,13 @@ func shapeDifferences(a, b *results.Run, id string) []Difference {
 	if sa == nil || sb == nil {
 		return nil
 	}
-	facts := func(s *results.Shape) map[string]string {
-		return map[string]string{"cluster brokers": fmt.Sprint(s.Brokers), "cluster Kafka version": s.KafkaVersion,
-			"cluster heap": s.Heap, "cluster broker limits": s.Limits, "cluster CPU allotment": s.BrokerCPUBasis}
-	}
-	return diffMaps(facts(sa), facts(sb))
+	return diffMaps(shapeFacts(sa), shapeFacts(sb))
+}
+
+// shapeFacts names the facts of an embedded cluster's shape that change a scenario's figures.
+func shapeFacts(s *results.Shape) map[string]string {
+	return map[string]string{"cluster brokers": fmt.Sprint(s.Brokers), "cluster Kafka version": s.KafkaVersion,
+		"cluster heap": s.Heap, "cluster broker limits": s.Limits, "cluster CPU allotment": s.BrokerCPUBasis}
 }
 
 // recordsShapes reports whether every scenario of the run recorded its cluster.

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,7 +89,9 @@ func (f Fingerprint) ClusterText() string {
 	add("Kafka %s", "Kafka version")
 	add("Kafka %s", "cluster Kafka version")
 	add("%s", "cluster broker limits")
-	add("%s cores a broker", "broker CPU allotment (cores)")
+	if v, err := strconv.ParseFloat(f.Facts["broker CPU allotment (cores)"], 64); err == nil && v > 0 {
+		parts = append(parts, strconv.FormatFloat(v, 'g', 3, 64)+" cores a broker")
+	}
 	add("%s", "security")
 	return strings.Join(parts, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/kbench/kbench/internal/numfmt"
 )
@@ -25,7 +26,10 @@ func num(v float64) string {
 	case abs(v) >= 1:
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	default:
-		return strconv.FormatFloat(v, 'g', 3, 64)
+		// Three significant digits without an exponent: a reader gets 0.0000111, not 1.11e-05.
+		decimals := 2 - int(math.Floor(math.Log10(abs(v))))
+		out := strconv.FormatFloat(v, 'f', decimals, 64)
+		return strings.TrimRight(strings.TrimRight(out, "0"), ".")
 	}
 }
 

@@ -104,17 +104,17 @@ var handLatency = [][]string{
 var handLimits = [][]string{
 	{"Scenario", "Limit", "Evidence"},
 	{"`paced`", "target rate", "sent at 100.1% of the 1,000 records/s target (95% counts as reached); busiest broker CPU 31%, " +
-		"kbench host CPU 32%, client CPU 0.11 cores, kbench host disk busy 12%, network 2.00 MiB/s (link capacity unknown)"},
+		"kbench host CPU 32%, client CPU 0.11 cores, kbench host disk busy 12%, kbench host network 2.00 MiB/s (link capacity unknown)"},
 	{"`behind`", "broker CPU", "sent at 80.2% of the 10,000 records/s target; a broker used 88% of its CPU; busiest broker CPU 88%, " +
-		"kbench host CPU 60%, client CPU 0.2 cores, kbench host disk busy 20%, network 2.00 MiB/s (link capacity unknown)"},
+		"kbench host CPU 60%, client CPU 0.2 cores, kbench host disk busy 20%, kbench host network 2.00 MiB/s (link capacity unknown)"},
 	{"`flatout`", "client CPU", "the clients used 3.30 of 4 cores; busiest broker CPU 55%, kbench host CPU 92%, client CPU 3.30 cores, " +
-		"kbench host disk busy 30%, network 2.00 MiB/s (link capacity unknown)"},
+		"kbench host disk busy 30%, kbench host network 2.00 MiB/s (link capacity unknown)"},
 	// The consume-only scenario: nothing saturated, and the old "producer pipeline" is gone.
 	{"`read`", "not determined", "no measured resource reached its threshold; busiest broker CPU 13%, kbench host CPU 40%, " +
 		"client CPU 0.15 cores, kbench host disk busy 5%; not measured: broker disk, network"},
 	// 96.6% of the target is reached by the validity gate's own 95%, not "replication".
 	{"`near`", "target rate", "sent at 96.6% of the 5,000 records/s target (95% counts as reached); busiest broker CPU 45%, " +
-		"kbench host CPU 50%, client CPU 0.05 cores, kbench host disk busy 15%, network 2.00 MiB/s (link capacity unknown)"},
+		"kbench host CPU 50%, client CPU 0.05 cores, kbench host disk busy 15%, kbench host network 2.00 MiB/s (link capacity unknown)"},
 }
 
 // handRecords is section 4.3: sums over every repeat that accounted its records (behind

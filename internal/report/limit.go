@@ -40,6 +40,9 @@ type measured struct {
 	diskWrite      float64
 	hasDiskWrite   bool
 	diskWriteLimit uint64
+	// brokerNetMiB is the busiest broker's traffic (clients' and replication's) in MiB/s.
+	brokerNetMiB float64
+	hasBrokerNet bool
 }
 
 func measure(row Row, valid []results.Repeat, env results.Environment) measured {
@@ -65,6 +68,10 @@ func measure(row Row, valid []results.Repeat, env results.Environment) measured 
 		return max(rx, tx) / (1 << 20), ok1 || ok2
 	})
 	m.diskWrite, m.hasDiskWrite = med(brokerDiskWriteMax)
+	m.brokerNetMiB, m.hasBrokerNet = med(func(r results.Repeat) (float64, bool) {
+		v, ok := brokerNetMax(r)
+		return v / (1 << 20), ok
+	})
 	m.clientCores, m.hasClient = row.ClientCores.Median, row.ClientCores.N > 0
 	if row.ProxyCores != nil {
 		m.proxyCores, m.hasProxy = row.ProxyCores.Median, true
@@ -109,10 +116,16 @@ func (m measured) evidence() (have, missing []string) {
 	} else if !m.hasDisk {
 		missing = append(missing, "disk")
 	}
-	if m.hasNet {
-		// The link's capacity is not recorded, so network traffic is evidence, never a limit.
-		have = append(have, fmt.Sprintf("network %s MiB/s (link capacity unknown)", num(m.netMiB)))
-	} else {
+	// No link's capacity is recorded, so network traffic is evidence, never a limit. Brokers
+	// on this host talk over loopback, which the host's interfaces leave out: their own
+	// figures (clients and replication) say what they carried.
+	if m.hasBrokerNet {
+		have = append(have, fmt.Sprintf("busiest broker network %s MiB/s (clients and replication)", num(m.brokerNetMiB)))
+	}
+	switch {
+	case m.hasNet && (m.netMiB > 0 || !m.hasBrokerNet):
+		have = append(have, fmt.Sprintf("%s network %s MiB/s (link capacity unknown)", host, num(m.netMiB)))
+	case !m.hasNet && !m.hasBrokerNet:
 		missing = append(missing, "network")
 	}
 	return have, missing

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kbench/kbench/internal/results"
@@ -87,5 +89,27 @@ func TestDiskWriteLimit(t *testing.T) {
 		if got.Resource != tc.resource {
 			t.Errorf("%s: limit %q (%s), want %q", tc.name, got.Resource, got.Evidence, tc.resource)
 		}
+	}
+}
+
+// Brokers on this host talk over loopback, which the host's network figures leave out: the
+// evidence gives the busiest broker's own traffic instead of "network 0 MiB/s". Broker 1
+// takes 10 MiB/s from clients and serves 20 MiB/s to followers; broker 2 fetches 10 MiB/s
+// from leaders: the busiest direction of any broker is 20 MiB/s.
+func TestLoopbackBrokersNetwork(t *testing.T) {
+	const mib = 1 << 20
+	r := results.Repeat{BrokerSummary: []results.BrokerSummary{
+		{Broker: "1", Fields: map[string]results.Stats{results.FieldBytesInBps: {Mean: 10 * mib}, results.FieldReplicationOutBps: {Mean: 20 * mib}}},
+		{Broker: "2", Fields: map[string]results.Stats{results.FieldReplicationInBps: {Mean: 10 * mib}}},
+		{Broker: results.HostSeries, Fields: map[string]results.Stats{results.FieldHostNetRxBps: {Mean: 0}, results.FieldHostNetTxBps: {Mean: 0}}},
+	}}
+	m := measure(Row{}, []results.Repeat{r}, results.Environment{Cluster: results.Embedded})
+	have, missing := m.evidence()
+	got := strings.Join(have, "; ")
+	if !strings.Contains(got, "busiest broker network 20.0 MiB/s (clients and replication)") || strings.Contains(got, "network 0 MiB/s") {
+		t.Errorf("evidence %q", got)
+	}
+	if slices.Contains(missing, "network") {
+		t.Errorf("missing %q names the network", missing)
 	}
 }

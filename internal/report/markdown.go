@@ -172,8 +172,12 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		var agree []string
 		for _, e := range m.Effects {
 			if e.Agrees != nil {
-				agree = append(agree, fmt.Sprintf("- %s %s → %s (%s): source x%.2f, this run x%.2f: **%s**",
-					e.Dimension, e.From, e.To, e.Context, e.SourceRatio, e.RateRatio, agreeText(e)))
+				context := ""
+				if e.Context != "" {
+					context = " (" + e.Context + ")"
+				}
+				agree = append(agree, fmt.Sprintf("- %s %s → %s%s: source x%.2f, this run x%.2f: **%s**",
+					e.Dimension, e.From, e.To, context, e.SourceRatio, e.RateRatio, agreeText(e)))
 			}
 		}
 		if len(agree) > 0 {

@@ -115,8 +115,10 @@ func clientCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
 	for _, kv := range sortedKV(w.ProducerProps) {
 		props = append(props, shellQuote(kv.Key+"="+kv.Value))
 	}
-	common := []string{"--topic", r.Topic.Name, "--num-records", fmt.Sprint(numRecords),
-		"--record-size", fmt.Sprint(w.RecordSize)}
+	withCount := func(n int64) []string {
+		return []string{"--topic", r.Topic.Name, "--num-records", fmt.Sprint(n), "--record-size", fmt.Sprint(w.RecordSize)}
+	}
+	common := withCount(numRecords)
 	propArgs := "--producer-props " + strings.Join(props, " ")
 
 	kb := append([]string{"kbench produce"}, common...)
@@ -130,13 +132,29 @@ func clientCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
 	if w.Producers > 1 && throughput > 0 {
 		perProcess = throughput / float64(w.Producers)
 	}
-	pt := append([]string{"kafka-producer-perf-test.sh"}, common...)
-	pt = append(pt, "--throughput", num0(perProcess), propArgs)
-	tool = strings.Join(pt, " ")
-	if w.Producers > 1 {
-		tool = fmt.Sprintf("# %d processes at once, each with --num-records %d of the total\n", w.Producers, w.Producers) + tool
+	toolLine := func(n int64) string {
+		pt := append([]string{"kafka-producer-perf-test.sh"}, withCount(n)...)
+		return strings.Join(append(pt, "--throughput", num0(perProcess), propArgs), " ")
 	}
-	return strings.Join(kb, " "), tool
+	if w.Producers <= 1 {
+		return strings.Join(kb, " "), toolLine(numRecords)
+	}
+	// One process per producer, at once, each with its share of the records (the first
+	// ones one more when they do not divide) and of the rate.
+	procs := int64(w.Producers)
+	share, rest := numRecords/procs, numRecords%procs
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %d processes at once, %s records in all\n", procs, num(float64(numRecords)))
+	for _, g := range []struct{ count, records int64 }{{rest, share + 1}, {procs - rest, share}} {
+		switch {
+		case g.count == 1:
+			fmt.Fprintf(&b, "%s &\n", toolLine(g.records))
+		case g.count > 1:
+			fmt.Fprintf(&b, "for i in $(seq %d); do %s & done\n", g.count, toolLine(g.records))
+		}
+	}
+	b.WriteString("wait")
+	return strings.Join(kb, " "), b.String()
 }
 
 func num0(v float64) string { return fmt.Sprintf("%.0f", v) }

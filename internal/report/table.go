@@ -206,6 +206,34 @@ func brokerDiskWriteMax(r results.Repeat) (float64, bool) {
 	return brokerFieldMax(r, results.FieldDiskWriteBps)
 }
 
+// brokerNetMax is the busiest broker's traffic in its busier direction, clients' and
+// replication's together, in bytes per second: what its network carried, on loopback too.
+func brokerNetMax(r results.Repeat) (float64, bool) {
+	var m float64
+	var ok bool
+	sum := func(fields map[string]results.Stats, names ...string) (float64, bool) {
+		var v float64
+		var has bool
+		for _, n := range names {
+			if st, h := fields[n]; h {
+				v, has = v+st.Mean, true
+			}
+		}
+		return v, has
+	}
+	for _, b := range r.BrokerSummary {
+		if b.Broker == results.HostSeries {
+			continue
+		}
+		in, hasIn := sum(b.Fields, results.FieldBytesInBps, results.FieldReplicationInBps)
+		out, hasOut := sum(b.Fields, results.FieldBytesOutBps, results.FieldReplicationOutBps)
+		if hasIn || hasOut {
+			m, ok = max(m, in, out), true
+		}
+	}
+	return m, ok
+}
+
 // brokerPctMax is the mean CPU percentage of the busiest broker.
 func brokerPctMax(r results.Repeat) (float64, bool) {
 	return brokerFieldMax(r, results.FieldCPUPct)

@@ -33,6 +33,13 @@ const (
 	FieldProduceTimeMean = metrics.FieldProduceTimeMean
 	FieldProduceTimeP50  = metrics.FieldProduceTimeP50
 	FieldProduceTimeP99  = metrics.FieldProduceTimeP99
+	// FieldBytesInBps and FieldBytesOutBps are a broker's client traffic (Kafka's
+	// BytesInPerSec, BytesOutPerSec); FieldReplicationInBps and FieldReplicationOutBps its
+	// replication traffic, fetched from leaders and served to followers.
+	FieldBytesInBps        = metrics.FieldBytesInSec
+	FieldBytesOutBps       = metrics.FieldBytesOutSec
+	FieldReplicationInBps  = metrics.FieldReplicationBytesInSec
+	FieldReplicationOutBps = metrics.FieldReplicationBytesOutSec
 	// FieldHostCPUPct is the share of all host cores that were busy (host rows).
 	FieldHostCPUPct = metrics.FieldHostCPUBusyPct
 	// FieldHostDiskBusyPct is the share of time the busiest disk was busy (host rows,

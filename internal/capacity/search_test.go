@@ -173,6 +173,34 @@ func TestSearchRecoversFromAColdBound(t *testing.T) {
 	}
 }
 
+// TestSearchBisectsTowardsAWarmBound: as above, but the coarse trial at the cold bound
+// stalls, so the coarse phase ends below it and full-length trials pass at it (recorded: a
+// first unthrottled trial of 26,633 records/s, 20 s trials passing at 26,633, 149,088 once
+// measured again). Far below 0.9 of the new bound, the search bisects towards it instead of
+// creeping up in small steps.
+func TestSearchBisectsTowardsAWarmBound(t *testing.T) {
+	m := &model{c: 50000, base: 6 * time.Millisecond, coldFirst: 10000, hiccup: map[int]bool{4: true}}
+	res, err := Search(context.Background(), p99At50(), m.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1: 10,000 (cold). 2, 3: 9000 and 9487 pass; 4: 10000 stalls: the coarse bracket is
+	// [9487, 10000]. 5, 6: both pass at 20 s: a lower bound at the unthrottled rate, so
+	// 7 measures it again: 50,000, and 0.9 of it, 45,000, is 4.5x the lower end.
+	// 8: sqrt(10000*45000) = 21213 passes; 9: sqrt(21213*45000) = 30896 passes; 45000 is
+	// now 1.46x away, under 1.5x: the expansion (four steps held in a row: 1.1025^8)
+	// reaches past it, so 10 tries 45000 itself: 60 ms fails once, the bisection's top.
+	// 11-13: 37287, 40962, 42934 pass (23.6, 33.2, 42.5 ms); 45000 is 4.8% above:
+	// 14 re-tests it, fails: an upper bound. 15 confirms 42934.
+	want := []float64{0, 9000, 9487, 10000, 9487, 10000, 0, 21213, 30896, 45000, 37287, 40962, 42934, 45000, 42934}
+	if got := m.rates(); !slices.Equal(got, want) {
+		t.Fatalf("rates tried %v, want %v", got, want)
+	}
+	if b := res.Brackets[0]; b.Lower != 42934 || b.Upper != 45000 || !res.Done() {
+		t.Errorf("bracket %v-%v done %v, want 42934-45000 converged and confirmed", b.Lower, b.Upper, res.Done())
+	}
+}
+
 // byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 8th trial.
 var byHand = []float64{0, 45000, 22500, 31820, 37840, 41265, 41265, 45000}
 

@@ -34,8 +34,12 @@ import (
 	"github.com/kbench/kbench/internal/results"
 )
 
-// logDir, when set, keeps each search's progress lines and JSON.
-var logDir string
+// logDir, when set, keeps each search's progress lines and JSON; searchArgs are extra
+// flags for every search (e.g. --trial 60s).
+var (
+	logDir     string
+	searchArgs []string
+)
 
 type shape struct {
 	name string
@@ -52,8 +56,10 @@ func main() {
 	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
 	searches := flag.Int("searches", 3, "searches per shape")
 	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker); default 0,2")
+	extra := flag.String("search-args", "", "extra flags for each search, space-separated (e.g. \"--trial 60s\")")
 	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
 	flag.Parse()
+	searchArgs = strings.Fields(*extra)
 	run := map[int]bool{0: true, 2: true}
 	if *only != "" {
 		run = map[int]bool{}
@@ -272,8 +278,8 @@ func shapeIndex(sh shape) int {
 // search runs one default search and returns its exit code and JSON; with logDir set, it
 // keeps both there as name.log and name.json.
 func search(kbench, bootstrap, topic, name string) (int, *results.Capacity, error) {
-	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", topic,
-		"--record-size", "1024", "--slo", "p99=50ms", "--json")
+	cmd := exec.Command(kbench, append([]string{"capacity", "--bootstrap-server", bootstrap, "--topic", topic,
+		"--record-size", "1024", "--slo", "p99=50ms", "--json"}, searchArgs...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

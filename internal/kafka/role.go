@@ -233,11 +233,10 @@ func (b *settingsBuilder) consumer(s *ClientSettings) {
 		kgo.FetchMinBytes(int32(b.int("fetch.min.bytes"))),
 		kgo.FetchMaxBytes(fetchMax),
 		kgo.FetchMaxPartitionBytes(int32(b.int("max.partition.fetch.bytes"))),
-		kgo.SessionTimeout(b.ms("session.timeout.ms")),
-		kgo.HeartbeatInterval(b.ms("heartbeat.interval.ms")),
 		// The Java consumer sends max.poll.interval.ms as the group's rebalance timeout.
 		kgo.RebalanceTimeout(b.ms("max.poll.interval.ms")),
 	)
+	s.Opts = append(s.Opts, b.groupProtocol()...)
 	// kgo refuses a fetch larger than what it reads from a broker (100 MiB by default).
 	if fetchMax > 100<<20 {
 		s.Opts = append(s.Opts, kgo.BrokerMaxReadBytes(fetchMax))
@@ -245,8 +244,7 @@ func (b *settingsBuilder) consumer(s *ClientSettings) {
 	if rack := b.value("client.rack"); rack != "" {
 		s.Opts = append(s.Opts, kgo.Rack(rack))
 	}
-	b.value("group.protocol") // classic, kgo's default: nothing to set
-	b.value("group.id")       // applied by Consume with kgo.ConsumerGroup
+	b.value("group.id") // applied by Consume with kgo.ConsumerGroup
 	switch b.value("auto.offset.reset") {
 	case "earliest":
 		s.Opts = append(s.Opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))

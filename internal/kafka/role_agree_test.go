@@ -24,7 +24,7 @@ func TestEngineAppliesStudyProperties(t *testing.T) {
 				if v == "" {
 					continue
 				}
-				s, err := ParseProperties(role, map[string]string{p.Name: v})
+				s, err := ParseProperties(role, p.Alone(v))
 				if err != nil {
 					t.Errorf("%s %s=%s: %v", role, p.Name, v, err)
 					continue

@@ -13,8 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/metrics"
 	kbsettings "github.com/kbench/kbench/internal/settings"
 )
@@ -257,6 +259,14 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		}
 		w.cl = cl
 		workers[i] = w
+	}
+
+	if len(cfg.Partitions) == 0 && settings.Effective["group.protocol"] == kbsettings.ConsumerProtocol {
+		// kgo would run the classic protocol without a word on brokers that lack KIP-848.
+		if err := kafka.CheckConsumerProtocol(runCtx, kadm.NewClient(workers[0].cl)); err != nil {
+			closeConsumers(workers)
+			return nil, err
+		}
 	}
 
 	var total atomic.Int64

@@ -84,6 +84,9 @@ type Scenario struct {
 	// Cluster is the embedded cluster the scenario ran on, as started; nil for an external
 	// cluster and in runs recorded before it.
 	Cluster *Shape `json:"cluster,omitempty"`
+	// GroupProtocol is the consumers' group protocol (group.protocol: classic, or consumer
+	// for KIP-848); empty when the scenario has no consumers.
+	GroupProtocol string `json:"group_protocol,omitempty"`
 }
 
 // Shape is an embedded cluster's shape: what a study may vary between scenarios, each

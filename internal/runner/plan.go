@@ -8,6 +8,7 @@ import (
 
 	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/settings"
 	"github.com/kbench/kbench/internal/stats"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -23,7 +24,11 @@ func newRun(plan *study.Plan, version string) *results.Run {
 		Started: time.Now().UTC(),
 	}
 	for _, sc := range plan.Scenarios {
-		run.Scenarios = append(run.Scenarios, results.Scenario{ID: sc.ID, Params: orderedParams(plan, sc), Repeats: plan.Repeats})
+		rs := results.Scenario{ID: sc.ID, Params: orderedParams(plan, sc), Repeats: plan.Repeats}
+		if sc.Consumers.Count > 0 {
+			rs.GroupProtocol = settings.GroupProtocol(sc.Consumers.Properties)
+		}
+		run.Scenarios = append(run.Scenarios, rs)
 	}
 	for _, h := range plan.Hypotheses {
 		run.Hypotheses = append(run.Hypotheses, h.Text)

@@ -11,12 +11,14 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/settings"
 	"github.com/kbench/kbench/internal/study"
 )
 
@@ -142,6 +144,14 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	shared, err := target.checkGroups(ctx, plan, opts.AllowExistingGroups)
 	if err != nil {
 		return nil, err
+	}
+	// kgo runs the classic protocol without a word where KIP-848 is missing: stop first.
+	if i := slices.IndexFunc(plan.Scenarios, func(sc study.Scenario) bool {
+		return sc.Consumers.Count > 0 && settings.GroupProtocol(sc.Consumers.Properties) == settings.ConsumerProtocol
+	}); i >= 0 {
+		if err := kafka.CheckConsumerProtocol(ctx, target.admin); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", plan.Scenarios[i].ID, err)
+		}
 	}
 	run, dir, err := openRun(opts, prev)
 	if err != nil {

@@ -81,6 +81,9 @@ func Resolve(role Role, props map[string]string) (*Resolved, error) {
 		}
 		r.Values[k] = nv
 	}
+	if err := r.requirements(); err != nil {
+		return nil, err
+	}
 	var err error
 	if role == Producer {
 		err = r.producer()
@@ -162,7 +165,11 @@ func (r *Resolved) idempotence() error {
 
 // consumer applies the consumer's cross-property rules.
 func (r *Resolved) consumer() error {
-	if hb, st := r.Int("heartbeat.interval.ms"), r.Int("session.timeout.ms"); hb >= st {
+	if err := r.groupProtocol(); err != nil {
+		return err
+	}
+	// Under the consumer protocol neither is in force (groupProtocol removed them).
+	if hb, st := r.Int("heartbeat.interval.ms"), r.Int("session.timeout.ms"); st > 0 && hb >= st {
 		return errorf("heartbeat.interval.ms", "heartbeat.interval.ms=%d must be lower than session.timeout.ms=%d", hb, st)
 	}
 	// A consumer's request timeout is franz-go's request timeout overhead, which it bounds.

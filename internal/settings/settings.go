@@ -82,6 +82,9 @@ type Property struct {
 	Secret bool
 	// Example is a valid value other than the default, for tests and documentation.
 	Example string
+	// Requires is "name=value", another property's value this one may only be set with, as
+	// the Java client refuses group.remote.assignor without group.protocol=consumer.
+	Requires string
 }
 
 // Studyable reports whether a study may set p: the engine applies it and it is not reserved.

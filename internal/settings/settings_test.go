@@ -196,7 +196,7 @@ func TestResolveConsumer(t *testing.T) {
 		{"heartbeat.interval.ms", "45000"}: "heartbeat.interval.ms=45000 must be lower than session.timeout.ms=45000",
 		{"request.timeout.ms", "900001"}:   "above franz-go's limit of 900000",
 		{"acks", "1"}:                      `unknown consumer property "acks"`,
-		{"group.protocol", "consumer"}:     "(valid: classic)",
+		{"group.protocol", "streams"}:      "(valid: classic, consumer)",
 	} {
 		if _, err := Resolve(Consumer, map[string]string{props[0]: props[1]}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=%s: error %v, want %q", props[0], props[1], err, want)

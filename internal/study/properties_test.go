@@ -33,6 +33,9 @@ func TestStudyPropertiesAreTheEngines(t *testing.T) {
 				value = "x"
 			}
 			src := propertyStudy(role, p.Name, value)
+			if other, want, ok := strings.Cut(p.Requires, "="); ok {
+				src += fmt.Sprintf("      %s: %q\n", other, want)
+			}
 			_, err := Parse("p.yaml", []byte(src))
 			if p.Studyable() {
 				if err != nil {

@@ -36,6 +36,7 @@ func newConsumeCommand() *cobra.Command {
 		printMetrics bool
 		threads      int
 		bm           brokerMetricsFlags
+		share        shareFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "consume",
@@ -47,6 +48,8 @@ their send time (a kbench-ts header), and kbench consume reports end-to-end late
 in microseconds (other records: from their create timestamp, in milliseconds); the latency
 line follows the summary, and --json holds the whole result with the histogram.
 
+` + shareConsumeHelp + `
+
 ` + brokerMetricsHelp + `
 
 Examples:
@@ -56,11 +59,16 @@ Examples:
   kbench consume --bootstrap-server 127.0.0.1:9093 --topic t --messages 1000 \
       --command-config client.properties --json
   # the cluster of kbench cluster up: its plain listener, and one line per broker
-  kbench consume --topic t --messages 500000`,
+  kbench consume --topic t --messages 500000
+  # 6 share consumers on any number of partitions, 1% of deliveries released
+  kbench consume --topic t --messages 100000 --share-group sg --consumers 6 --release-share 0.01`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if err := checkConsumeFlags(cmd.Flags()); err != nil {
+				return err
+			}
+			if err := share.check(cmd.Flags()); err != nil {
 				return err
 			}
 			props, err := pf.properties(args)
@@ -107,6 +115,12 @@ Examples:
 				return err
 			}
 			defer brokers.close()
+			if share.group != "" {
+				if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Consume: cfg.Topics}); err != nil {
+					return err
+				}
+				return share.run(cmd, cfg, brokers, jsonOut, printMetrics)
+			}
 			if cfg.Group == "" {
 				// Named here, not by the load's default, so the check below checks this group.
 				cfg.Group = "perf-consumer-" + strconv.Itoa(rand.IntN(100_000))
@@ -168,6 +182,7 @@ Examples:
 	f.IntVar(&threads, "threads", 0, "alias of --consumers (removed from Kafka's tool; accepted for old scripts)")
 	f.DurationVar(&cfg.Duration, "duration", 0, "run for at most this long")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (rows go to stderr)")
+	share.register(f)
 	bm.register(f)
 	return cmd
 }

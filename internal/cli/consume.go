@@ -119,7 +119,7 @@ Examples:
 				if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Consume: cfg.Topics}); err != nil {
 					return err
 				}
-				return share.run(cmd, cfg, brokers, jsonOut, printMetrics)
+				return share.run(cmd, cfg, brokers, dateFormat, hideHeader, jsonOut, printMetrics)
 			}
 			if cfg.Group == "" {
 				// Named here, not by the load's default, so the check below checks this group.

@@ -28,8 +28,9 @@ acknowledged (--share-acknowledgement implicit, or explicit), with --release-sha
 work. --messages then counts distinct records: the run ends once that many were delivered and
 every released one came back. kbench sets share.auto.offset.reset (earliest, latest with
 --from-latest) on a group it creates and deletes the group after; a group that exists is used
-as it is. The lines report deliveries, distinct records, redeliveries (and those no consumer
-released: expired acquisition locks) and end-to-end latency.`
+as it is. It prints kafka-share-consumer-perf-test's header and total line (its records are
+deliveries), then deliveries, distinct records, redeliveries (and those no consumer released:
+expired acquisition locks) and end-to-end latency.`
 
 func (s *shareFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&s.group, "share-group", "", "consume as share consumers of this share group (KIP-932)")
@@ -62,7 +63,7 @@ func (s *shareFlags) check(fs *pflag.FlagSet) error {
 }
 
 // run consumes as share consumers with the settings the consume command gathered in cfg.
-func (s *shareFlags) run(cmd *cobra.Command, cfg load.ConsumerConfig, brokers *brokerSampling, jsonOut, printMetrics bool) error {
+func (s *shareFlags) run(cmd *cobra.Command, cfg load.ConsumerConfig, brokers *brokerSampling, dateFormat string, hideHeader, jsonOut, printMetrics bool) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	scfg := load.ShareConfig{Bootstrap: cfg.Bootstrap, Topics: cfg.Topics, Group: s.group, FromLatest: cfg.FromLatest,
 		Properties: cfg.Properties, Consumers: cfg.Consumers, Records: cfg.Records, Duration: cfg.Duration,
@@ -80,8 +81,25 @@ func (s *shareFlags) run(cmd *cobra.Command, cfg load.ConsumerConfig, brokers *b
 		fmt.Fprintf(out, "WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.\n", cfg.Timeout.Milliseconds())
 	}
 	summary := brokers.stop(res.Start, res.End, errOut)
+	if !jsonOut {
+		if !hideHeader {
+			fmt.Fprintln(out, shareHeader)
+		}
+		fmt.Fprintln(out, shareTotalLine(res, dateFormat))
+	}
 	printShareResult(out, res, summary, jsonOut, printMetrics)
 	return nil
+}
+
+// shareHeader is ShareConsumerPerformance's header line (Kafka 4.1 to 4.4).
+const shareHeader = "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms"
+
+// shareTotalLine is ShareConsumerPerformance's final line: its records are deliveries, and
+// its fetch time the whole run.
+func shareTotalLine(r *load.ShareResult, dateFormat string) string {
+	return fmt.Sprintf("%s, %s, %.4f, %.4f, %.4f, %d, %d",
+		formatJavaDate(r.Start, dateFormat), formatJavaDate(r.End, dateFormat),
+		float64(r.Bytes)/(1024*1024), r.MiBPerSec, r.RecordsPerSec, r.Delivered, r.End.Sub(r.Start).Milliseconds())
 }
 
 // shareJSON is the --json output of a share run.

@@ -30,6 +30,12 @@ func TestConsumeShareGroup(t *testing.T) {
 	if deliveries == nil || redelivered == nil || !strings.Contains(out, "Share group sg-cli (created by kbench and deleted after): 6 consumers, explicit acknowledgement.") {
 		t.Fatalf("lines do not match:\n%s", out)
 	}
+	// ShareConsumerPerformance's lines (Kafka 4.4 printed "2026-11-25 10:16:57:900, ..., 9.5367,
+	// 1.3016, 13648.1507, 100000, 7327"): its records are the deliveries.
+	total := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(shareHeader) + `\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, [0-9.]+, [0-9.]+, [0-9.]+, (\d+), \d+$`).FindStringSubmatch(out)
+	if total == nil || total[1] != deliveries[1] {
+		t.Errorf("no ShareConsumerPerformance lines, or their records are not the deliveries %s:\n%s", deliveries[1], out)
+	}
 	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
 	delivered, distinct, redel, accepted, released := n(deliveries[1]), n(deliveries[2]), n(redelivered[1]), n(redelivered[4]), n(redelivered[5])
 	if distinct != 5000 || accepted+released != delivered || redel != released {

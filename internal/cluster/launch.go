@@ -281,6 +281,10 @@ func format(ctx context.Context, kafka *Kafka, opts Options, nodes []node, clust
 // refusing clients until then, and format time is where KRaft expects them.
 func formatCommand(ctx context.Context, kafka *Kafka, opts Options, n node, clusterID string) (*exec.Cmd, func(), error) {
 	args := []string{"format", "-t", clusterID, "-c", filepath.Join(brokerDir(opts.Dir, n.ID), "server.properties")}
+	// Kafka 4.1 formats share groups off (a preview there); 4.2 and later format them on.
+	if strings.HasPrefix(kafka.Version, "4.1.") {
+		args = append(args, "--feature", "share.version=1")
+	}
 	var cmd *exec.Cmd
 	remove := func() {}
 	if mech := saslMechanism(opts.SASL); opts.SASL != "" && mech != "PLAIN" {

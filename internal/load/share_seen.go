@@ -11,7 +11,7 @@ type shareDelivery struct {
 	partition int32
 	offset    int64
 	count     int32 // the broker's delivery count: 1 on first delivery
-	released  bool  // this consumer released it for redelivery
+	released  bool  // this consumer released it, and the broker will deliver it again
 }
 
 type sharePartition struct {

@@ -101,3 +101,27 @@ func TestShareConsumeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestShareConsumeDeliveryLimit releases half of all deliveries: some records reach the
+// broker's delivery limit (5) and are archived, and the run still ends once every record
+// came and every release that can come back did, not at its timeout.
+func TestShareConsumeDeliveryLimit(t *testing.T) {
+	_, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(2, "t"))
+	const n = 2000
+	if _, err := Produce(context.Background(), ProducerConfig{Bootstrap: boot, Topic: "t", RecordSize: 20, Records: n}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ConsumeShare(context.Background(), ShareConfig{Bootstrap: boot, Topics: []string{"t"}, Group: "sg", Records: n,
+		Consumers: 2, Release: 0.5, Seed: 1, Timeout: time.Minute}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A record released at each of its 5 deliveries: about n/32 of them.
+	if res.TimedOut || res.Distinct != n || res.MaxDeliveryCount != shareDeliveryLimit {
+		t.Errorf("timed out %v, distinct %d of %d, largest delivery count %d (want %d)", res.TimedOut, res.Distinct, n,
+			res.MaxDeliveryCount, shareDeliveryLimit)
+	}
+	if res.Delivered != res.Accepted+res.Released || res.Redelivered > res.Released {
+		t.Errorf("delivered %d, accepted %d, released %d, redelivered %d", res.Delivered, res.Accepted, res.Released, res.Redelivered)
+	}
+}

@@ -174,7 +174,7 @@ type shareConsumer struct {
 // TickInterval with the deliveries (Records and Bytes count deliveries, redeliveries
 // included). It ends when Records distinct records came and no release is outstanding,
 // Duration passed, no record came for Timeout, or ctx is cancelled.
-func ConsumeShare(ctx context.Context, cfg ShareConfig, tick func(ConsumeTick)) (*ShareResult, error) {
+func ConsumeShare(ctx context.Context, cfg ShareConfig, tick func(ConsumeTick)) (res *ShareResult, err error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("invalid share consumer configuration: %w", err)
@@ -204,7 +204,9 @@ func ConsumeShare(ctx context.Context, cfg ShareConfig, tick func(ConsumeTick)) 
 		defer func() {
 			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()
-			_ = kafka.DeleteShareGroup(dctx, admin, cfg.Group, groupConfigs)
+			if derr := kafka.DeleteShareGroup(dctx, admin, cfg.Group, groupConfigs); derr != nil && res != nil {
+				res.Warnings = append(res.Warnings, derr.Error())
+			}
 		}()
 	}
 
@@ -258,7 +260,7 @@ func ConsumeShare(ctx context.Context, cfg ShareConfig, tick func(ConsumeTick)) 
 	closeShareConsumers(consumers, cfg.Ack)
 	cpu := ProcessCPU().sub(cpu0)
 
-	res := &ShareResult{Group: cfg.Group, GroupCreated: created, Consumers: cfg.Consumers, Acknowledgement: string(cfg.Ack),
+	res = &ShareResult{Group: cfg.Group, GroupCreated: created, Consumers: cfg.Consumers, Acknowledgement: string(cfg.Ack),
 		Start: start, End: end, TimedOut: timedOut, Errors: map[string]int64{}, Settings: settings.Effective,
 		Warnings: settings.Warnings, Interrupted: ctx.Err() != nil, Distinct: seen.distinct.Load()}
 	var headers, stamps int64

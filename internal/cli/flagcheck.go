@@ -120,9 +120,15 @@ func checkProduceFlags(fs *pflag.FlagSet) error {
 	c.atLeast("reporting-interval", 1, "ms")
 	c.atLeast("transaction-duration-ms", 0, "ms (0: 3000 ms when --transactional-id is given)")
 	c.atLeast("key-space", 1, "key")
+	c.atLeast("record-key-range", 1, "key")
 	c.needs("payload-delimiter", "does nothing without --payload-file", "payload-file")
-	if c.changed("key-space") && fs.Lookup("key-distribution").Value.String() == "none" {
-		c.failf("--key-space does nothing without --key-distribution random or round-robin")
+	for _, name := range []string{"key-space", "record-key-range"} {
+		if c.changed(name) && fs.Lookup("key-distribution").Value.String() == "none" {
+			c.failf("--%s does nothing without --key-distribution random or round-robin (range)", name)
+		}
+	}
+	if c.changed("key-space") && c.changed("record-key-range") {
+		c.failf("--key-space and --record-key-range: give the key count once")
 	}
 	return c.err
 }

@@ -88,8 +88,10 @@ func ParseKeyDistribution(s string) (KeyDistribution, error) {
 		return KeysNone, nil
 	case KeysRandom, KeysRoundRobin:
 		return KeyDistribution(s), nil
+	case "range": // Kafka 4.4's ProducerPerformance spelling of round-robin keys
+		return KeysRoundRobin, nil
 	}
-	return "", fmt.Errorf("invalid key distribution %q: want none, random or round-robin", s)
+	return "", fmt.Errorf("invalid key distribution %q: want none, random or round-robin (range)", s)
 }
 
 // keySpace holds the pre-built keys "key-0" .. "key-<n-1>".

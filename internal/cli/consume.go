@@ -37,6 +37,7 @@ func newConsumeCommand() *cobra.Command {
 		threads      int
 		bm           brokerMetricsFlags
 		share        shareFlags
+		tool         = defaultToolVersion
 	)
 	cmd := &cobra.Command{
 		Use:   "consume",
@@ -133,6 +134,9 @@ Examples:
 			if jsonOut {
 				lines = errOut
 			}
+			for _, n := range tool.deprecationNotices(cmd.Flags().Changed) {
+				fmt.Fprintln(lines, n)
+			}
 			if !hideHeader {
 				fmt.Fprintln(lines, consumerHeader(detailed))
 			}
@@ -182,6 +186,7 @@ Examples:
 	f.IntVar(&threads, "threads", 0, "alias of --consumers (removed from Kafka's tool; accepted for old scripts)")
 	f.DurationVar(&cfg.Duration, "duration", 0, "run for at most this long")
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (rows go to stderr)")
+	f.Var(&tool, "tool-version", "the Kafka release whose kafka-consumer-perf-test lines to print, 4.0 to 4.4 (4.2 on: the --messages deprecation notice)")
 	share.register(f)
 	bm.register(f)
 	return cmd

@@ -21,16 +21,20 @@ func producerWindowLine(t load.Tick) string {
 }
 
 // producerTotalLine is ProducerPerformance's summary (Kafka 4.1 prints records/sec with one
-// decimal, later versions with six; parsers take both); steady adds " steady state" after the
+// decimal, 4.2 and later with six: v says which); steady adds " steady state" after the
 // count, as its line after warm-up does. Latencies are from due time (see produce --help).
-func producerTotalLine(s load.ProduceStats, steady bool) string {
+func producerTotalLine(s load.ProduceStats, steady bool, v toolVersion) string {
 	tag := ""
 	if steady {
 		tag = " steady state"
 	}
+	rate := strconv.FormatFloat(s.RecordsPerSec, 'f', 1, 64)
+	if v.sixDecimals() {
+		rate = strconv.FormatFloat(s.RecordsPerSec, 'f', 6, 64)
+	}
 	l := s.DueLatency
-	return fmt.Sprintf("%d%s records sent, %.1f records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
-		s.Acked, tag, s.RecordsPerSec, s.MiBPerSec, l.AvgUs/1000, float64(l.MaxUs/1000),
+	return fmt.Sprintf("%d%s records sent, %s records/sec (%.2f MB/sec), %.2f ms avg latency, %.2f ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
+		s.Acked, tag, rate, s.MiBPerSec, l.AvgUs/1000, float64(l.MaxUs/1000),
 		l.P50Us/1000, l.P95Us/1000, l.P99Us/1000, l.P999Us/1000)
 }
 
@@ -171,4 +175,47 @@ func formatJavaDate(t time.Time, pattern string) string {
 		}
 	}
 	return b.String()
+}
+
+// toolVersion is the Kafka release whose perf-test lines kbench prints (--tool-version):
+// from 4.2 on, ProducerPerformance prints its summary's records/sec with six decimals, and
+// both tools print a notice on stdout when a deprecated flag is used.
+type toolVersion struct{ minor int }
+
+// defaultToolVersion keeps the lines of the tools kbench's drop-ins first matched.
+var defaultToolVersion = toolVersion{minor: 1}
+
+func (v *toolVersion) Set(s string) error {
+	major, minor, ok := strings.Cut(strings.TrimSpace(s), ".")
+	n, err := strconv.Atoi(minor)
+	if !ok || major != "4" || err != nil || n < 0 || n > 4 {
+		return fmt.Errorf("%q is not a Kafka release from 4.0 to 4.4, such as 4.4", s)
+	}
+	v.minor = n
+	return nil
+}
+
+func (v *toolVersion) String() string { return fmt.Sprintf("4.%d", v.minor) }
+func (v *toolVersion) Type() string   { return "version" }
+
+// sixDecimals says whether the producer summary prints records/sec with six decimals.
+func (v toolVersion) sixDecimals() bool { return v.minor >= 2 }
+
+// deprecationNotices are the notices the tool prints for the deprecated flags given (Kafka
+// 4.2 and later); changed reports whether a flag was given.
+func (v toolVersion) deprecationNotices(changed func(string) bool) []string {
+	if v.minor < 2 {
+		return nil
+	}
+	var out []string
+	for _, d := range []struct{ flag, line string }{
+		{"producer-props", "Option --producer-props has been deprecated and will be removed in a future version. Use --command-property instead."},
+		{"producer.config", "Option --producer.config has been deprecated and will be removed in a future version. Use --command-config instead."},
+		{"messages", "Warning: --messages is deprecated. Use --num-records instead."},
+	} {
+		if changed(d.flag) {
+			out = append(out, d.line)
+		}
+	}
+	return out
 }

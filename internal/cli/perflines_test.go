@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,11 +81,11 @@ func TestKbenchLinesParse(t *testing.T) {
 			"145396 records sent, 29044.3 records/sec (28.36 MB/sec), 12.3 ms avg latency, 50.0 ms max latency.",
 			reProduceWindow},
 		{"producer total",
-			producerTotalLine(load.ProduceStats{Acked: 300000, RecordsPerSec: 39888.31, MiBPerSec: 38.953, DueLatency: lat}, false),
+			producerTotalLine(load.ProduceStats{Acked: 300000, RecordsPerSec: 39888.31, MiBPerSec: 38.953, DueLatency: lat}, false, defaultToolVersion),
 			"300000 records sent, 39888.3 records/sec (38.95 MB/sec), 12.35 ms avg latency, 50.00 ms max latency, 9 ms 50th, 20 ms 95th, 31 ms 99th, 45 ms 99.9th.",
 			reProduceTotal},
 		{"producer steady state",
-			producerTotalLine(load.ProduceStats{Acked: 250000, RecordsPerSec: 40000, MiBPerSec: 39.06, DueLatency: lat}, true),
+			producerTotalLine(load.ProduceStats{Acked: 250000, RecordsPerSec: 40000, MiBPerSec: 39.06, DueLatency: lat}, true, defaultToolVersion),
 			"250000 steady state records sent, 40000.0 records/sec (39.06 MB/sec), 12.35 ms avg latency, 50.00 ms max latency, 9 ms 50th, 20 ms 95th, 31 ms 99th, 45 ms 99.9th.",
 			reProduceTotal},
 		{"consumer header", consumerHeader(false),
@@ -127,6 +128,46 @@ func TestFormatJavaDate(t *testing.T) {
 	for _, tt := range tests {
 		if got := formatJavaDate(at, tt.pattern); got != tt.want {
 			t.Errorf("formatJavaDate(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+}
+
+// TestToolVersionLines: with --tool-version 4.4 kbench prints what Kafka 4.4's tools print
+// (testdata: real output of Kafka 4.4.0's ProducerPerformance and ConsumerPerformance; 4.2.0
+// and 4.3.0 print the same): the producer summary's records/sec with six decimals, and the
+// deprecation notices of the flags given, word for word. 4.1 keeps one decimal, no notice.
+func TestToolVersionLines(t *testing.T) {
+	var v44 toolVersion
+	if err := v44.Set("4.4"); err != nil {
+		t.Fatal(err)
+	}
+	prod := readLines(t, "testdata/kafka-4.4-producer-perf.txt")
+	cons := readLines(t, "testdata/kafka-4.4-consumer-perf.txt")
+	given := func(names ...string) func(string) bool {
+		return func(f string) bool { return slices.Contains(names, f) }
+	}
+	if got := v44.deprecationNotices(given("producer-props", "topic")); len(got) != 1 || got[0] != prod[0] {
+		t.Errorf("producer notices %q, want %q", got, prod[0])
+	}
+	if got := v44.deprecationNotices(given("messages")); len(got) != 1 || got[0] != cons[0] {
+		t.Errorf("consumer notices %q, want %q", got, cons[0])
+	}
+	if got := defaultToolVersion.deprecationNotices(given("producer-props", "messages")); len(got) != 0 {
+		t.Errorf("4.1 notices %q, want none", got)
+	}
+	// Kafka's 4.4 summary above, rebuilt from its own figures.
+	lat := metrics.LatencySummary{AvgUs: 5160, MaxUs: 463000, P50Us: 4000, P95Us: 21000, P99Us: 27000, P999Us: 34000}
+	s := load.ProduceStats{Acked: 7000, RecordsPerSec: 996.866989, MiBPerSec: 0.0999, DueLatency: lat}
+	if got := producerTotalLine(s, false, v44); got != prod[2] {
+		t.Errorf("4.4 summary\n got %s\nwant %s", got, prod[2])
+	}
+	if got := producerTotalLine(s, false, defaultToolVersion); !strings.Contains(got, " 996.9 records/sec ") {
+		t.Errorf("4.1 summary %s", got)
+	}
+	for _, bad := range []string{"3.9", "4.5", "5.0", "four"} {
+		var v toolVersion
+		if err := v.Set(bad); err == nil {
+			t.Errorf("--tool-version %s accepted", bad)
 		}
 	}
 }

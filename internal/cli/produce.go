@@ -146,6 +146,13 @@ Examples:
 			if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Produce: []string{cfg.Topic}, NoCreate: pf.noCreate}); err != nil {
 				return err
 			}
+			notices := out
+			if jsonOut {
+				notices = errOut
+			}
+			for _, n := range pf.tool.deprecationNotices(cmd.Flags().Changed) {
+				fmt.Fprintln(notices, n)
+			}
 			if cfg.WarmupRecords > 0 && !jsonOut {
 				fmt.Fprintf(out, "Warmup first %d records. Steady state results will print after the complete test summary.\n", cfg.WarmupRecords)
 			}
@@ -182,7 +189,7 @@ Examples:
 				for _, w := range res.Warnings {
 					fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
 				}
-				printProduceResult(out, res, brokerSummary, onAgents, jsonOut, printMetrics)
+				printProduceResult(out, res, brokerSummary, onAgents, jsonOut, printMetrics, pf.tool)
 				if onAgents != nil && !jsonOut {
 					printAgentLines(out, onAgents)
 				}
@@ -214,7 +221,7 @@ type produceJSON struct {
 	StartSkewMs *float64            `json:"agents_start_skew_ms,omitempty"`
 }
 
-func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Summary, agents *agent.Outcome, jsonOut, printMetrics bool) {
+func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Summary, agents *agent.Outcome, jsonOut, printMetrics bool, tool toolVersion) {
 	shown := *r
 	shown.Settings = results.Redact(r.Settings) // load hides passwords; this hides every secret
 	r = &shown
@@ -236,9 +243,9 @@ func printProduceResult(w io.Writer, r *load.ProduceResult, brokers *metrics.Sum
 		_ = enc.Encode(out)
 		return
 	}
-	fmt.Fprintln(w, producerTotalLine(r.Total, false))
+	fmt.Fprintln(w, producerTotalLine(r.Total, false, tool))
 	if r.Steady != nil {
-		fmt.Fprintln(w, producerTotalLine(*r.Steady, true))
+		fmt.Fprintln(w, producerTotalLine(*r.Steady, true, tool))
 	}
 	fmt.Fprintln(w, producerCostLine(r))
 	printBrokerLines(w, brokers)

@@ -25,6 +25,7 @@ type produceFlags struct {
 	txDurationMs   int64
 	reportInterval int64
 	noCreate       bool
+	tool           toolVersion
 }
 
 func (p *produceFlags) register(f *pflag.FlagSet) {
@@ -54,6 +55,8 @@ func (p *produceFlags) register(f *pflag.FlagSet) {
 	f.Uint64Var(&cfg.Seed, "random-seed", 0, "seed of the random keys and payloads; 0, the default, repeats the same sequence every run (as Kafka's tool)")
 	f.BoolVar(&cfg.TimestampHeader, "timestamp-header", true, "add a kbench-ts header so kbench consume measures end-to-end latency in microseconds")
 	f.Int64Var(&p.reportInterval, "reporting-interval", 5000, "ms between window lines")
+	p.tool = defaultToolVersion
+	f.Var(&p.tool, "tool-version", "the Kafka release whose kafka-producer-perf-test lines to print, 4.0 to 4.4 (4.2 on: six decimals in the summary, deprecation notices)")
 	f.BoolVar(&p.noCreate, "no-create", false, "refuse to run when the topic does not exist, instead of letting the broker create it")
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // DefaultKafkaVersion is the Apache Kafka version kbench runs when none is asked for.
-const DefaultKafkaVersion = "4.1.1"
+const DefaultKafkaVersion = "4.4.0"
 
 // minJavaMajor is the oldest Java that Kafka 4 brokers run on.
 const minJavaMajor = 17

@@ -19,7 +19,7 @@ const (
 	DefaultWarmup       = 5 * time.Second
 	DefaultCooldown     = 2 * time.Second
 	DefaultBrokers      = 3
-	DefaultKafkaVersion = "4.1.1"
+	DefaultKafkaVersion = "4.4.0"
 	DefaultHeap         = "512m"
 	// DefaultDuration is the measured window of a load that gives neither records nor
 	// duration.

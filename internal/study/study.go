@@ -63,7 +63,7 @@ type Cluster struct {
 	// Brokers is the number of brokers (default 3). For an external cluster it is the
 	// expected count, used only to validate replication factors, and 0 when unknown.
 	Brokers int
-	// KafkaVersion is the embedded cluster's Apache Kafka version (default "4.1.1").
+	// KafkaVersion is the embedded cluster's Apache Kafka version (default "4.4.0").
 	KafkaVersion string
 	// BrokerConfigs are extra server.properties entries for the embedded brokers.
 	BrokerConfigs map[string]string

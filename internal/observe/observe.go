@@ -1,0 +1,418 @@
+// Package observe keeps a run's live figures in process: where the run stands, counters,
+// rates and latency histograms per stream, broker CPU as sampled, and a capacity search's
+// trials. It is fed by the progress path (the ticks the load already delivers) and read by
+// both the live page and Prometheus (Registry), so the two never disagree.
+//
+// A nil *Series accepts every call and does nothing: callers feed it unconditionally.
+package observe
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/results"
+)
+
+// maxPoints bounds the points kept for the page: two hours of one-second ticks per role.
+const maxPoints = 4 * 3600
+
+// Roles of a stream.
+const (
+	RoleProducer = "producer"
+	RoleConsumer = "consumer"
+)
+
+// Key names one stream of figures; its fields are the Prometheus labels.
+type Key struct {
+	Study, Scenario, Repeat, Role, Agent string
+}
+
+func (k Key) values() []string { return []string{k.Study, k.Scenario, k.Repeat, k.Role, k.Agent} }
+
+// Scenario is what Begin announces: the repeat about to run and where it stands in the run.
+type Scenario struct {
+	Study string
+	// Index is 0-based, of Scenarios.
+	Index, Scenarios int
+	ID               string
+	// Repeat is 1-based, of Repeats.
+	Repeat, Repeats int
+	// Expected is the repeat's planned length (warm-up included), for its ETA.
+	Expected time.Duration
+	// Offered is the target rate in records/s, 0 when unthrottled.
+	Offered float64
+	// Agent names this process's load among several hosts' ("" alone).
+	Agent string
+}
+
+// Status is where the run stands, as the page shows it.
+type Status struct {
+	Study     string `json:"study,omitempty"`
+	Scenario  string `json:"scenario,omitempty"`
+	Index     int    `json:"index"` // 1-based
+	Scenarios int    `json:"scenarios"`
+	Repeat    int    `json:"repeat"`
+	Repeats   int    `json:"repeats"`
+	Phase     string `json:"phase"`
+	// ElapsedSeconds runs from the start of the run; ScenarioLeftSeconds is the estimate for
+	// the repeat running (-1 unknown); StudyLeft the study's, as the terminal prints it.
+	ElapsedSeconds      float64 `json:"elapsed_s"`
+	ScenarioLeftSeconds float64 `json:"scenario_left_s"`
+	StudyLeft           string  `json:"study_left,omitempty"`
+	Ended               bool    `json:"ended"`
+	Outcome             string  `json:"outcome,omitempty"`
+	Report              string  `json:"report,omitempty"`
+}
+
+// Point is one tick of one role, as the page plots it.
+type Point struct {
+	Seq  int     `json:"seq"`
+	T    float64 `json:"t"` // seconds since the run started
+	Role string  `json:"role"`
+	// Offered and Achieved are records/s; Offered is 0 when unthrottled.
+	Offered  float64 `json:"offered"`
+	Achieved float64 `json:"achieved"`
+	// P50, P99 and P999 are the interval's latency in ms: due-time for producers,
+	// end-to-end for consumers; SendP99 the producers' send-time p99.
+	P50     float64 `json:"p50_ms"`
+	P99     float64 `json:"p99_ms"`
+	P999    float64 `json:"p999_ms"`
+	SendP99 float64 `json:"send_p99_ms,omitempty"`
+	// Failed is the stream's failed records so far.
+	Failed int64 `json:"failed"`
+	// BrokerCPU is the brokers' CPU in cores as last sampled; absent when unknown.
+	BrokerCPU *float64 `json:"broker_cpu_cores,omitempty"`
+	Warmup    bool     `json:"warmup,omitempty"`
+}
+
+// Trial is one capacity trial, as the ladder shows it.
+type Trial struct {
+	N        int     `json:"n"`
+	Phase    string  `json:"phase"`
+	Offered  float64 `json:"offered"`
+	Achieved float64 `json:"achieved"`
+	P99      float64 `json:"p99_ms"`
+	Pass     bool    `json:"pass"`
+}
+
+// Broker is a broker's latest sampled figures.
+type Broker struct {
+	ID         string   `json:"id"`
+	CPUCores   *float64 `json:"cpu_cores,omitempty"`
+	CPUPercent *float64 `json:"cpu_pct,omitempty"`
+	DiskWrite  *float64 `json:"disk_write_bytes_per_sec,omitempty"`
+}
+
+// State is what the page reads: the status, the points after a sequence number, the
+// capacity trials, the brokers and the streams' totals.
+type State struct {
+	Status  Status   `json:"status"`
+	Points  []Point  `json:"points"`
+	Trials  []Trial  `json:"trials"`
+	Brokers []Broker `json:"brokers"`
+	// Unsent is the records handed over but never sent, over every stream (known at the end).
+	Unsent int64 `json:"unsent"`
+}
+
+// stream holds one Key's figures. Counters are the stream's totals so far (the load's own
+// running totals, replaced by its result at the end); histograms are cumulative.
+type stream struct {
+	acked, failed, bytes, unsent, consumed, consumedBytes int64
+	offered, achieved                                     float64
+	due, send, e2e                                        *metrics.Histogram
+}
+
+// Series is a run's live figures. Its methods are safe for concurrent use.
+type Series struct {
+	mu       sync.Mutex
+	start    time.Time
+	status   Status
+	scenario Scenario
+	began    time.Time
+	streams  map[Key]*stream
+	order    []Key
+	brokers  []Broker
+	points   []Point
+	seq      int
+	trials   []Trial
+	registry *prometheus.Registry
+}
+
+// New returns an empty Series whose run starts now, with its Prometheus registry (kbench's
+// series plus the Go runtime's and the process's).
+func New() *Series {
+	s := &Series{start: time.Now(), streams: map[Key]*stream{}, status: Status{Phase: "starting", ScenarioLeftSeconds: -1}}
+	s.registry = prometheus.NewRegistry()
+	s.registry.MustRegister(collector{s}, collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return s
+}
+
+// Registry is the Prometheus registry over s.
+func (s *Series) Registry() *prometheus.Registry { return s.registry }
+
+// Begin announces a repeat (or a produce/consume/verify run: one scenario, one repeat).
+func (s *Series) Begin(sc Scenario) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scenario, s.began = sc, time.Now()
+	s.status.Study, s.status.Scenario = sc.Study, sc.ID
+	s.status.Index, s.status.Scenarios = sc.Index+1, max(sc.Scenarios, 1)
+	s.status.Repeat, s.status.Repeats = sc.Repeat, max(sc.Repeats, 1)
+	s.status.Phase = "starting"
+}
+
+// Phase says what the run is doing now: warm-up, measured, drain, settle, fault...
+func (s *Series) Phase(phase string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.status.Phase = phase
+	s.mu.Unlock()
+}
+
+// StudyLeft is the estimate of the time left in the study, as the terminal prints it.
+func (s *Series) StudyLeft(left string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.status.StudyLeft = left
+	s.mu.Unlock()
+}
+
+// key is the current scenario's key for role; s.mu is held.
+func (s *Series) key(role string) Key {
+	sc := s.scenario
+	repeat := ""
+	if sc.Repeat > 0 {
+		repeat = strconv.Itoa(sc.Repeat)
+	}
+	return Key{Study: sc.Study, Scenario: sc.ID, Repeat: repeat, Role: role, Agent: sc.Agent}
+}
+
+// stream returns role's stream of the current scenario, made on first use; s.mu is held.
+func (s *Series) stream(role string) *stream {
+	k := s.key(role)
+	st, ok := s.streams[k]
+	if !ok {
+		st = &stream{due: metrics.NewHistogram(), send: metrics.NewHistogram(), e2e: metrics.NewHistogram()}
+		s.streams[k] = st
+		s.order = append(s.order, k)
+	}
+	return st
+}
+
+// ProduceTick adds a producers' tick; brokers, when not nil, is the sampler's latest series.
+func (s *Series) ProduceTick(t load.Tick, brokers *metrics.Series) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stream(RoleProducer)
+	st.acked, st.failed, st.bytes = t.TotalAcked, t.TotalFailed, t.TotalBytes
+	st.offered, st.achieved = s.scenario.Offered, t.RecordsPerSec
+	if t.DueHistogram != nil {
+		st.due.Merge(t.DueHistogram)
+	}
+	if t.SendHistogram != nil {
+		st.send.Merge(t.SendHistogram)
+	}
+	s.status.Phase = "measured"
+	if t.Warmup {
+		s.status.Phase = "warm-up"
+	}
+	s.setBrokers(brokers)
+	s.addPoint(Point{Role: RoleProducer, Offered: st.offered, Achieved: t.RecordsPerSec,
+		P50: ms(t.DueLatency.P50Us), P99: ms(t.DueLatency.P99Us), P999: ms(t.DueLatency.P999Us),
+		SendP99: ms(t.SendLatency.P99Us), Failed: t.TotalFailed, Warmup: t.Warmup})
+}
+
+// ConsumeTick adds a consumers' tick.
+func (s *Series) ConsumeTick(t load.ConsumeTick, brokers *metrics.Series) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stream(RoleConsumer)
+	st.consumed, st.consumedBytes, st.achieved = t.TotalRecords, t.TotalBytes, t.RecordsPerSec
+	if s.status.Phase == "starting" {
+		s.status.Phase = "measured"
+	}
+	s.setBrokers(brokers)
+	s.addPoint(Point{Role: RoleConsumer, Achieved: t.RecordsPerSec,
+		P50: ms(t.EndToEnd.P50Us), P99: ms(t.EndToEnd.P99Us), P999: ms(t.EndToEnd.P999Us)})
+}
+
+// Produced replaces the producers' running totals and histograms by the run's result, so the
+// last figures are exactly the ones kbench prints.
+func (s *Series) Produced(r *load.ProduceResult) {
+	if s == nil || r == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stream(RoleProducer)
+	st.acked, st.failed, st.bytes, st.unsent = r.Total.Acked, r.Total.Failed, r.Total.Bytes, r.Unsent
+	if r.Total.DueHistogram != nil {
+		st.due = r.Total.DueHistogram.Clone()
+	}
+	if r.Total.SendHistogram != nil {
+		st.send = r.Total.SendHistogram.Clone()
+	}
+}
+
+// Consumed replaces the consumers' running totals by the run's result.
+func (s *Series) Consumed(r *load.ConsumeResult) {
+	if s == nil || r == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stream(RoleConsumer)
+	st.consumed, st.consumedBytes = r.Records, r.Bytes
+	if r.EndToEndHistogram != nil {
+		st.e2e = r.EndToEndHistogram.Clone()
+	}
+}
+
+// Repeated closes a study's repeat with its recorded accounting of every record.
+func (s *Series) Repeated(rep *results.Repeat) {
+	if s == nil || rep == nil || rep.Summary.Records == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := rep.Summary.Records
+	if rec.Acked+rec.Failed+rec.Unsent > 0 {
+		st := s.stream(RoleProducer)
+		st.acked, st.failed, st.unsent = rec.Acked, rec.Failed, rec.Unsent
+	}
+	if rec.Consumed != nil {
+		s.stream(RoleConsumer).consumed = *rec.Consumed + rec.Reread
+	}
+	s.status.Phase = "repeat done"
+}
+
+// CapacityTrial adds a capacity search's trial to the ladder.
+func (s *Series) CapacityTrial(t capacity.Trial) {
+	if s == nil {
+		return
+	}
+	pass := len(t.Pass) > 0
+	for _, p := range t.Pass {
+		pass = pass && p
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trials = append(s.trials, Trial{N: t.N, Phase: string(t.Phase), Offered: t.Offered, Achieved: t.Achieved,
+		P99: float64(t.P99) / float64(time.Millisecond), Pass: pass})
+	s.status.Phase = fmt.Sprintf("capacity trial %d (%s)", t.N, t.Phase)
+}
+
+// End marks the run ended: outcome says how ("complete", "interrupted", an error), report is
+// the path or link of its report ("" when none).
+func (s *Series) End(outcome, report string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.status.Ended, s.status.Outcome, s.status.Report = true, outcome, report
+	s.status.Phase = "ended"
+}
+
+// Ended reports whether End was called.
+func (s *Series) Ended() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status.Ended
+}
+
+// Snapshot returns the state with the points after sequence number since (0: all).
+func (s *Series) Snapshot(since int) State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := State{Status: s.status, Trials: append([]Trial{}, s.trials...), Brokers: append([]Broker{}, s.brokers...)}
+	st.Status.ElapsedSeconds = time.Since(s.start).Seconds()
+	st.Status.ScenarioLeftSeconds = -1
+	if left := s.scenario.Expected - time.Since(s.began); s.scenario.Expected > 0 && left > 0 && !s.status.Ended {
+		st.Status.ScenarioLeftSeconds = left.Seconds()
+	}
+	first := len(s.points)
+	for first > 0 && s.points[first-1].Seq > since {
+		first--
+	}
+	st.Points = append([]Point{}, s.points[first:]...)
+	for _, k := range s.order {
+		st.Unsent += s.streams[k].unsent
+	}
+	return st
+}
+
+// addPoint appends p, numbered and timed; s.mu is held.
+func (s *Series) addPoint(p Point) {
+	s.seq++
+	p.Seq, p.T = s.seq, time.Since(s.start).Seconds()
+	if total, ok := brokerCores(s.brokers); ok {
+		p.BrokerCPU = &total
+	}
+	if len(s.points) == maxPoints {
+		s.points = append(s.points[:0], s.points[maxPoints/2:]...)
+	}
+	s.points = append(s.points, p)
+}
+
+// setBrokers keeps each broker's latest figures from the sampler's series; s.mu is held.
+func (s *Series) setBrokers(series *metrics.Series) {
+	if series == nil {
+		return
+	}
+	s.brokers = s.brokers[:0]
+	for _, b := range series.Brokers {
+		out := Broker{ID: strconv.Itoa(b.ID)}
+		if n := len(b.Rows); n > 0 {
+			v := b.Rows[n-1].Values
+			out.CPUCores = value(v, metrics.FieldCPUCores)
+			out.CPUPercent = value(v, metrics.FieldCPUPercent)
+			out.DiskWrite = value(v, metrics.FieldDiskWriteBytesSec)
+		}
+		s.brokers = append(s.brokers, out)
+	}
+}
+
+func brokerCores(brokers []Broker) (float64, bool) {
+	total, known := 0.0, false
+	for _, b := range brokers {
+		if b.CPUCores != nil {
+			total, known = total+*b.CPUCores, true
+		}
+	}
+	return total, known
+}
+
+func value(v map[string]float64, field string) *float64 {
+	if x, ok := v[field]; ok {
+		return &x
+	}
+	return nil
+}
+
+func ms(us int64) float64 { return float64(us) / 1000 }

@@ -1,0 +1,136 @@
+package observe
+
+import (
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
+)
+
+// TestLatencyMetricBuckets converts 10 x 300 µs, 5 x 1 ms and 1 x 2 ms; the expected figures
+// are worked out by hand: log2(0.0003)*8 = -93.6, log2(0.001)*8 = -79.7, log2(0.002)*8 = -71.7,
+// so the native buckets are -93, -79 and -71 (each holds (2^((i-1)/8), 2^(i/8)]).
+func TestLatencyMetricBuckets(t *testing.T) {
+	h := metrics.NewHistogram()
+	for range 10 {
+		h.Record(300 * time.Microsecond)
+	}
+	for range 5 {
+		h.Record(time.Millisecond)
+	}
+	h.Record(2 * time.Millisecond)
+	var m dto.Metric
+	if err := newLatencyMetric(descDue, h, "s", "sc", "1", RoleProducer, "").Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	got := m.Histogram
+	if got.GetSampleCount() != 16 {
+		t.Errorf("count %d, want 16", got.GetSampleCount())
+	}
+	if sum := got.GetSampleSum(); sum < 0.00999 || sum > 0.01001 {
+		t.Errorf("sum %g, want 0.010", sum)
+	}
+	wantClassic := map[float64]uint64{0.0005: 10, 0.001: 15, 0.0025: 16, 60: 16}
+	for _, b := range got.Bucket {
+		if want, ok := wantClassic[b.GetUpperBound()]; ok && b.GetCumulativeCount() != want {
+			t.Errorf("le %g: %d, want %d", b.GetUpperBound(), b.GetCumulativeCount(), want)
+		}
+	}
+	type span struct {
+		offset int32
+		length uint32
+	}
+	wantSpans := []span{{-93, 1}, {13, 1}, {7, 1}} // -93, then -92+13 = -79, then -78+7 = -71
+	wantDeltas := []int64{10, -5, -4}
+	if len(got.PositiveSpan) != len(wantSpans) {
+		t.Fatalf("spans %v, want %v", got.PositiveSpan, wantSpans)
+	}
+	for i, s := range got.PositiveSpan {
+		if (span{s.GetOffset(), s.GetLength()}) != wantSpans[i] || got.PositiveDelta[i] != wantDeltas[i] {
+			t.Errorf("span %d: %v delta %d, want %v delta %d", i, s, got.PositiveDelta[i], wantSpans[i], wantDeltas[i])
+		}
+	}
+	if got.GetSchema() != 3 || got.GetZeroCount() != 0 {
+		t.Errorf("schema %d zero count %d, want 3 and 0", got.GetSchema(), got.GetZeroCount())
+	}
+}
+
+func TestNativeIndexBounds(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want int
+	}{{1, 0}, {0.5, -8}, {2, 8}, {1.05, 1}, {0.0003, -93}, {0.001, -79}} {
+		if got := nativeIndex(tc.v); got != tc.want {
+			t.Errorf("nativeIndex(%g) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestFinalFiguresReplaceTicks: ticks carry running totals, and the result replaces them, so
+// the last scrape shows what kbench prints.
+func TestFinalFiguresReplaceTicks(t *testing.T) {
+	s := New()
+	s.Begin(Scenario{ID: "produce", Offered: 1000})
+	tick := metrics.NewHistogram()
+	tick.Record(time.Millisecond)
+	s.ProduceTick(load.Tick{Acked: 5, TotalAcked: 5, TotalFailed: 1, RecordsPerSec: 900, DueHistogram: tick}, nil)
+	total := metrics.NewHistogram()
+	for range 7 {
+		total.Record(time.Millisecond)
+	}
+	s.Produced(&load.ProduceResult{Unsent: 3, Total: load.ProduceStats{Acked: 7, Failed: 2, Bytes: 70, DueHistogram: total}})
+	families, err := s.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{
+		"kbench_records_acknowledged_total": 7, "kbench_records_failed_total": 2, "kbench_records_sent_total": 9,
+		"kbench_records_unsent_total": 3, "kbench_acknowledged_bytes_total": 70,
+		"kbench_offered_records_per_second": 1000, "kbench_achieved_records_per_second": 900,
+		"kbench_due_latency_seconds": 7, // the histogram's count
+	}
+	seen := map[string]bool{}
+	for _, f := range families {
+		name := f.GetName()
+		w, ok := want[name]
+		if !ok {
+			continue
+		}
+		seen[name] = true
+		m := f.Metric[0]
+		var got float64
+		switch {
+		case m.Counter != nil:
+			got = m.Counter.GetValue()
+		case m.Gauge != nil:
+			got = m.Gauge.GetValue()
+		case m.Histogram != nil:
+			got = float64(m.Histogram.GetSampleCount())
+		}
+		if got != w {
+			t.Errorf("%s = %g, want %g", name, got, w)
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("%s not exposed", name)
+		}
+	}
+	if st := s.Snapshot(0); len(st.Points) != 1 || st.Points[0].Achieved != 900 || st.Unsent != 3 {
+		t.Errorf("snapshot %+v, want one point at 900 records/s and 3 unsent", st)
+	}
+}
+
+func TestNilSeriesIgnoresCalls(t *testing.T) {
+	var s *Series
+	s.Begin(Scenario{})
+	s.ProduceTick(load.Tick{}, nil)
+	s.Produced(&load.ProduceResult{})
+	s.End("complete", "")
+	if s.Ended() {
+		t.Error("a nil series ended")
+	}
+}

@@ -14,8 +14,10 @@ import (
 
 	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
 )
@@ -86,6 +88,7 @@ func newProduceCommand() *cobra.Command {
 		printMetrics bool
 		bm           brokerMetricsFlags
 		af           agentFlags
+		lf           live.Flags
 	)
 	cmd := &cobra.Command{
 		Use:   "produce",
@@ -128,7 +131,7 @@ Examples:
   kbench produce --bootstrap-server kafka-1:9092 --topic t --record-size 1024 --throughput -1 \
       --duration 60s --metrics-url http://kafka-1:7071/metrics --metrics-url http://kafka-2:7071/metrics`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			cfg, err := pf.config(cmd, args)
 			if err != nil {
@@ -161,9 +164,17 @@ Examples:
 				lines = errOut // progress stays visible; stdout holds only the JSON
 			}
 			steadyAnnounced := false
+			web, err := lf.Start(errOut)
+			if err != nil {
+				return err
+			}
+			defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
+			obs := web.Series()
+			obs.Begin(observe.Scenario{ID: "produce", Offered: cfg.Rate})
 			brokers.start(cmd.Context())
 			start := time.Now()
 			onTick := func(t load.Tick) {
+				obs.ProduceTick(t, nil)
 				if t.Acked+t.Failed == 0 {
 					return
 				}
@@ -183,6 +194,7 @@ Examples:
 			res, err := d.Trial(cmd.Context(), cfg.Schedule(), onTick)
 			onAgents := agent.LastOutcome(d)
 			closeDriver()
+			obs.Produced(res)
 			if res != nil {
 				from, to := produceWindow(start, res)
 				brokerSummary := brokers.stop(from, to, errOut)
@@ -209,6 +221,7 @@ Examples:
 	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (progress lines go to stderr)")
 	bm.register(f)
 	af.register(f)
+	lf.Register(f)
 	return cmd
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/report"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/runner"
@@ -39,6 +40,7 @@ func newRunCommand() *cobra.Command {
 		formats       string
 		seed          uint64
 		af            agentFlags
+		lf            live.Flags
 	)
 	cmd := &cobra.Command{
 		Use:   "run STUDY",
@@ -135,7 +137,12 @@ Examples:
 			if !yes {
 				opts.Confirm = confirmer(cmd.InOrStdin(), cmd.ErrOrStderr())
 			}
-			return runStudy(cmd.Context(), cmd.OutOrStdout(), opts, fmts)
+			web, err := lf.Start(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			opts.Observe = web.Series()
+			return runStudy(cmd.Context(), cmd.OutOrStdout(), opts, fmts, web)
 		},
 	}
 	f := cmd.Flags()
@@ -152,6 +159,7 @@ Examples:
 	f.StringVar(&runsDir, "runs-dir", "runs", "where run directories are created")
 	f.Uint64Var(&seed, "seed", 0, "seed of the interleaved run order, to replay a run's order (default: a random seed, printed)")
 	f.StringVar(&formats, "report", "md,html,csv,json", "report formats written at the end")
+	lf.Register(f)
 	return cmd
 }
 
@@ -215,10 +223,11 @@ func checkNotRedacted(path string, plan *study.Plan) error {
 	return nil
 }
 
-func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []string) error {
+func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []string, web *live.Server) error {
 	started := time.Now()
 	out, err := runner.Run(ctx, opts)
 	if out == nil {
+		web.End(ctx, live.Outcome(ctx, err), "")
 		return err
 	}
 	interrupted := errors.Is(err, context.Canceled)
@@ -234,6 +243,7 @@ func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []s
 	for _, p := range paths {
 		fmt.Fprintf(w, "report: %s\n", p)
 	}
+	web.End(ctx, live.Outcome(ctx, err), htmlReport(paths))
 	if interrupted {
 		return &exitError{code: exitInterrupted, msg: fmt.Sprintf("interrupted; finish it with: kbench run --resume %s", out.Dir)}
 	}
@@ -244,6 +254,16 @@ func runStudy(ctx context.Context, w io.Writer, opts runner.Options, formats []s
 		return &exitError{code: exitAllInvalid, msg: fmt.Sprintf("every repeat was invalid (%d of %d): %s", out.Invalid, out.Repeats, summarizeReasons(out.Reasons))}
 	}
 	return rerr
+}
+
+// htmlReport is the HTML report among paths, the one a browser shows ("" when none).
+func htmlReport(paths []string) string {
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".html") {
+			return p
+		}
+	}
+	return ""
 }
 
 // summarizeReasons lists the distinct invalidity reasons, most frequent first, with counts;

@@ -80,6 +80,7 @@ func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scen
 // capacityTrial prints one trial of a capacity search: its offered and achieved rate, its
 // due-time p99 and, per SLO, pass or why not.
 func (p *progress) capacityTrial(t capacity.Trial) {
+	p.obs.CapacityTrial(t)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.terminal {

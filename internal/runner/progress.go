@@ -9,6 +9,7 @@ import (
 
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -36,6 +37,8 @@ type progress struct {
 	started      time.Time
 	expected     time.Duration
 	lastPrint    time.Time
+	// obs receives the same progress for the live page and /metrics (nil: none).
+	obs *observe.Series
 }
 
 func newProgress(w io.Writer, terminal bool, plan *study.Plan) *progress {
@@ -53,6 +56,8 @@ func (p *progress) begin(index int, sc study.Scenario, repeat int) {
 	defer p.mu.Unlock()
 	p.index, p.repeat, p.id, p.started = index, repeat, sc.ID, time.Now()
 	p.expected = p.plan.Warmup + sc.Producers.Duration + sc.Consumers.Duration
+	p.obs.Begin(observe.Scenario{Study: p.plan.Name, Index: index, Scenarios: len(p.plan.Scenarios), ID: sc.ID,
+		Repeat: repeat, Repeats: p.plan.Repeats, Expected: p.expected, Offered: float64(sc.Producers.PacedRate())})
 	if !p.terminal {
 		fmt.Fprintf(p.w, "scenario %d/%d %s (repeat %d/%d)\n", index+1, len(p.plan.Scenarios), sc.ID, repeat, p.plan.Repeats)
 	}
@@ -93,6 +98,7 @@ func (p *progress) line(rate float64, unit string, p99 float64, cpu string) {
 	}
 	text := fmt.Sprintf("[%d/%d] %s r%d  %.0f %s  p99 %.1f ms  broker CPU %s  ETA %s (study %s)",
 		p.index+1, len(p.plan.Scenarios), p.id, p.repeat, rate, unit, p99, cpu, scenarioETA, p.studyETA())
+	p.obs.StudyLeft(p.studyETA())
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", text)
 		return
@@ -104,19 +110,24 @@ func (p *progress) line(rate float64, unit string, p99 float64, cpu string) {
 }
 
 func (p *progress) produceTick(t load.Tick, s *metrics.Sampler) {
+	brokers := s.Snapshot()
+	p.obs.ProduceTick(t, &brokers)
 	unit := "records/s"
 	if t.Warmup {
 		unit = "records/s (warm-up)"
 	}
-	p.line(t.RecordsPerSec, unit, float64(t.DueLatency.P99Us)/1000, brokerCPU(s))
+	p.line(t.RecordsPerSec, unit, float64(t.DueLatency.P99Us)/1000, brokerCPU(brokers))
 }
 
 func (p *progress) consumeTick(t load.ConsumeTick, s *metrics.Sampler) {
-	p.line(t.RecordsPerSec, "records/s consumed", float64(t.EndToEnd.P99Us)/1000, brokerCPU(s))
+	brokers := s.Snapshot()
+	p.obs.ConsumeTick(t, &brokers)
+	p.line(t.RecordsPerSec, "records/s consumed", float64(t.EndToEnd.P99Us)/1000, brokerCPU(brokers))
 }
 
 // end closes a repeat with its summary line (rep is nil when interrupted).
 func (p *progress) end(rep *results.Repeat) {
+	p.obs.Repeated(rep)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.terminal {
@@ -142,9 +153,9 @@ func (p *progress) end(rep *results.Repeat) {
 // brokerCPU sums the brokers' CPU (cores) in the latest sample.
 // brokerCPU is the brokers' latest CPU in cores, "-" when no broker's CPU is known (a
 // cluster without metrics endpoints): 0.00 would read as idle brokers.
-func brokerCPU(s *metrics.Sampler) string {
+func brokerCPU(s metrics.Series) string {
 	total, known := 0.0, false
-	for _, b := range s.Snapshot().Brokers {
+	for _, b := range s.Brokers {
 		if n := len(b.Rows); n > 0 {
 			if v, ok := b.Rows[n-1].Values[metrics.FieldCPUCores]; ok {
 				total, known = total+v, true

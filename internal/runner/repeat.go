@@ -50,6 +50,7 @@ type runner struct {
 // repeats finished before this run (a resume).
 func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, done [][]int) error {
 	r.progress = newProgress(r.opts.Progress, r.opts.Terminal, r.plan)
+	r.progress.obs = r.opts.Observe
 	groups := r.plan.ShapeGroups()
 	current := -1 // the group whose cluster is running; -1 until the first repeat
 	steps := PlanOrder(r.plan, run.Order.Seed)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/kafka"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/settings"
 	"github.com/kbench/kbench/internal/study"
@@ -58,6 +59,8 @@ type Options struct {
 	// Progress receives live progress; Terminal makes it one rewritten status line.
 	Progress io.Writer
 	Terminal bool
+	// Observe, when set, receives the same progress for the live page and /metrics.
+	Observe *observe.Series
 	// Log receives one-line messages (cluster start, warm-up, cleanup).
 	Log io.Writer
 	// Version is kbench's version, recorded in the run.

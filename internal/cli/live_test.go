@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kbench/kbench/internal/load"
+)
+
+// prometheusBinary is Debian's prometheus package's server.
+const prometheusBinary = "/usr/bin/prometheus"
+
+// freeAddr returns a loopback address whose port was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// liveBootstrap is the embedded cluster's listener, or under -short a kfake cluster, so the
+// scrape and page tests also run in the quick suite.
+func liveBootstrap(t *testing.T, topic string) string {
+	if testCluster != nil {
+		return testCluster.Bootstrap()
+	}
+	return fakeBootstrap(t, topic)
+}
+
+// startPrometheus runs a real Prometheus scraping target every second, stopped (by its PID)
+// at the test's end; it returns the base URL of its HTTP API.
+func startPrometheus(t *testing.T, target string) string {
+	t.Helper()
+	if _, err := os.Stat(prometheusBinary); err != nil {
+		if testing.Short() {
+			t.Skipf("no %s (Debian's prometheus package): .ci/run installs it", prometheusBinary)
+		}
+		t.Fatalf("no %s (Debian's prometheus package; .ci/run installs it): %v", prometheusBinary, err)
+	}
+	dir := t.TempDir()
+	config := fmt.Sprintf("global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\nscrape_configs:\n  - job_name: kbench\n    static_configs:\n      - targets: [%q]\n", target)
+	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	web := freeAddr(t)
+	cmd := exec.Command(prometheusBinary, "--config.file="+filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+web,
+		"--enable-feature=native-histograms")
+	log, err := os.Create(filepath.Join(dir, "prometheus.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+		if t.Failed() {
+			text, _ := os.ReadFile(log.Name())
+			t.Logf("prometheus log:\n%s", text)
+		}
+	})
+	base := "http://" + web
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if res, err := http.Get(base + "/-/ready"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("prometheus not ready after 60 s")
+		}
+	}
+}
+
+// promQuery evaluates an instant query at time at and returns each series' value.
+func promQuery(t *testing.T, base, query string, at time.Time) []float64 {
+	t.Helper()
+	q := url.Values{"query": {query}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)}}
+	res, err := http.Get(base + "/api/v1/query?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			Result []struct {
+				Value [2]any `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	if body.Status != "success" {
+		t.Fatalf("%s: %s", query, body.Error)
+	}
+	var out []float64
+	for _, r := range body.Data.Result {
+		v, err := strconv.ParseFloat(r.Value[1].(string), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// nativeBucket is the schema-3 native bucket holding v seconds: bucket i holds
+// (2^((i-1)/8), 2^(i/8)].
+func nativeBucket(v float64) int { return int(math.Ceil(math.Log2(v) * 8)) }
+
+// TestMetricsScrapedByPrometheus runs a short produce with --metrics-addr while a real
+// Prometheus scrapes it every second, then asks Prometheus for the figures as they stood
+// after the run's end (during --metrics-linger): the counters equal the --json result's,
+// and the p99 of the native histogram lies within one bucket of kbench's own.
+func TestMetricsScrapedByPrometheus(t *testing.T) {
+	const topic = "live-prometheus"
+	boot := liveBootstrap(t, topic)
+	metricsAddr := freeAddr(t)
+	prom := startPrometheus(t, metricsAddr)
+	linger := 5 * time.Second
+	out, errOut, code := runKbench("produce", "--bootstrap-server", boot, "--topic", topic, "--num-records", "15000",
+		"--record-size", "100", "--throughput", "5000", "--json", "--metrics-addr", metricsAddr,
+		"--metrics-linger", linger.String())
+	ended := time.Now()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res load.ProduceResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("stdout is not one JSON result: %v", err)
+	}
+	// Scrapes in the linger window saw the final figures; one second before it closed,
+	// the latest of them is the one Prometheus answers with.
+	at := ended.Add(-time.Second)
+	sel := `{job="kbench",scenario="produce",role="producer"}`
+	for _, c := range []struct {
+		name string
+		want int64
+	}{
+		{"kbench_records_sent_total", res.Sent},
+		{"kbench_records_acknowledged_total", res.Total.Acked},
+		{"kbench_records_failed_total", res.Total.Failed},
+		{"kbench_records_unsent_total", res.Unsent},
+		{"kbench_acknowledged_bytes_total", res.Total.Bytes},
+	} {
+		got := promQuery(t, prom, c.name+sel, at)
+		if len(got) != 1 || got[0] != float64(c.want) {
+			t.Errorf("%s = %v in Prometheus, want %d as the result says", c.name, got, c.want)
+		}
+	}
+	if res.Total.Acked != 15000 {
+		t.Errorf("acknowledged %d of 15000", res.Total.Acked)
+	}
+	p99 := float64(res.Total.DueLatency.P99Us) / 1e6
+	got := promQuery(t, prom, `histogram_quantile(0.99, kbench_due_latency_seconds`+sel+`)`, at)
+	if len(got) != 1 {
+		t.Fatalf("histogram_quantile over the native histogram: %v", got)
+	}
+	if d := nativeBucket(got[0]) - nativeBucket(p99); d < -1 || d > 1 {
+		t.Errorf("Prometheus p99 %.6f s is %d native buckets from kbench's %.6f s", got[0], d, p99)
+	}
+	t.Logf("acknowledged %d; p99 %.3f ms (kbench) vs %.3f ms (Prometheus, native histogram)", res.Total.Acked, p99*1000, got[0]*1000)
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -277,7 +278,11 @@ func TestLivePageInBrowser(t *testing.T) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-				problems = append(problems, fmt.Sprintf("console %s: %v", ev.Type, ev.Args))
+				var text []string
+				for _, a := range ev.Args {
+					text = append(text, string(a.Value)+a.Description)
+				}
+				problems = append(problems, fmt.Sprintf("console %s: %s", ev.Type, strings.Join(text, " ")))
 			}
 		case *runtime.EventExceptionThrown:
 			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)

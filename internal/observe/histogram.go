@@ -84,11 +84,6 @@ func nativeIndex(v float64) int {
 	return int(math.Ceil(math.Log2(v) * (1 << nativeSchema)))
 }
 
-// nativeUpper is the upper bound of native bucket i.
-func nativeUpper(i int) float64 {
-	return math.Exp2(float64(i) / (1 << nativeSchema))
-}
-
 // nativeSpans encodes bucket counts as Prometheus does: runs of consecutive indexes (spans,
 // each offset from the end of the one before) and each count as a delta from the previous.
 func nativeSpans(counts map[int]int64) ([]*dto.BucketSpan, []int64) {

@@ -70,20 +70,21 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for _, k := range s.order {
 		st, l := s.streams[k], k.values()
+		f := st.total()
 		if k.Role == RoleProducer {
-			counter(descSent, st.acked+st.failed, l...)
-			counter(descAcked, st.acked, l...)
-			counter(descFailed, st.failed, l...)
-			counter(descUnsent, st.unsent, l...)
-			counter(descAckBytes, st.bytes, l...)
+			counter(descSent, f.acked+f.failed, l...)
+			counter(descAcked, f.acked, l...)
+			counter(descFailed, f.failed, l...)
+			counter(descUnsent, f.unsent, l...)
+			counter(descAckBytes, f.bytes, l...)
 			gauge(descOffered, st.offered, l...)
-			ch <- newLatencyMetric(descDue, st.due, l...)
-			ch <- newLatencyMetric(descSend, st.send, l...)
+			ch <- newLatencyMetric(descDue, f.due, l...)
+			ch <- newLatencyMetric(descSend, f.send, l...)
 		} else {
-			counter(descConsumed, st.consumed, l...)
-			counter(descConBytes, st.consumedBytes, l...)
-			if st.e2e.Count() > 0 {
-				ch <- newLatencyMetric(descE2E, st.e2e, l...)
+			counter(descConsumed, f.consumed, l...)
+			counter(descConBytes, f.consumedBytes, l...)
+			if f.e2e.Count() > 0 {
+				ch <- newLatencyMetric(descE2E, f.e2e, l...)
 			}
 		}
 		gauge(descAchieved, st.achieved, l...)

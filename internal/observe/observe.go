@@ -88,6 +88,8 @@ type Point struct {
 	SendP99 float64 `json:"send_p99_ms,omitempty"`
 	// Failed is the stream's failed records so far.
 	Failed int64 `json:"failed"`
+	// Lag is, on a consumer's point, the records acknowledged but not yet consumed.
+	Lag *int64 `json:"lag,omitempty"`
 	// BrokerCPU is the brokers' CPU in cores as last sampled; absent when unknown.
 	BrokerCPU *float64 `json:"broker_cpu_cores,omitempty"`
 	Warmup    bool     `json:"warmup,omitempty"`
@@ -122,12 +124,54 @@ type State struct {
 	Unsent int64 `json:"unsent"`
 }
 
-// stream holds one Key's figures. Counters are the stream's totals so far (the load's own
-// running totals, replaced by its result at the end); histograms are cumulative.
-type stream struct {
+// figures are the counts and latency histograms of one run, or of several added up.
+type figures struct {
 	acked, failed, bytes, unsent, consumed, consumedBytes int64
-	offered, achieved                                     float64
 	due, send, e2e                                        *metrics.Histogram
+}
+
+func newFigures() figures {
+	return figures{due: metrics.NewHistogram(), send: metrics.NewHistogram(), e2e: metrics.NewHistogram()}
+}
+
+// add adds o's counts and histograms to f.
+func (f *figures) add(o figures) {
+	f.addCounts(o)
+	f.due.Merge(o.due)
+	f.send.Merge(o.send)
+	f.e2e.Merge(o.e2e)
+}
+
+func (f *figures) addCounts(o figures) {
+	f.acked, f.failed, f.bytes, f.unsent = f.acked+o.acked, f.failed+o.failed, f.bytes+o.bytes, f.unsent+o.unsent
+	f.consumed, f.consumedBytes = f.consumed+o.consumed, f.consumedBytes+o.consumedBytes
+}
+
+// stream holds one Key's figures: those of the runs that finished (a capacity search's
+// earlier trials) and of the one running, whose counts are the load's own running totals
+// until its result replaces them, so the stream's counters only grow.
+type stream struct {
+	done, run         figures
+	offered, achieved float64
+}
+
+// total is done plus run.
+func (st *stream) total() figures {
+	if st.done.due.Count()+st.done.send.Count()+st.done.e2e.Count() == 0 {
+		t := st.run // done has no latencies: run's histograms are the total's
+		t.addCounts(st.done)
+		return t
+	}
+	t := newFigures()
+	t.add(st.done)
+	t.add(st.run)
+	return t
+}
+
+// finish closes the running run into done.
+func (st *stream) finish() {
+	st.done.add(st.run)
+	st.run = newFigures()
 }
 
 // Series is a run's live figures. Its methods are safe for concurrent use.
@@ -208,7 +252,7 @@ func (s *Series) stream(role string) *stream {
 	k := s.key(role)
 	st, ok := s.streams[k]
 	if !ok {
-		st = &stream{due: metrics.NewHistogram(), send: metrics.NewHistogram(), e2e: metrics.NewHistogram()}
+		st = &stream{done: newFigures(), run: newFigures()}
 		s.streams[k] = st
 		s.order = append(s.order, k)
 	}
@@ -217,28 +261,33 @@ func (s *Series) stream(role string) *stream {
 
 // ProduceTick adds a producers' tick; brokers, when not nil, is the sampler's latest series.
 func (s *Series) ProduceTick(t load.Tick, brokers *metrics.Series) {
+	phase := "measured"
+	if t.Warmup {
+		phase = "warm-up"
+	}
+	s.produceTick(t, brokers, phase)
+}
+
+func (s *Series) produceTick(t load.Tick, brokers *metrics.Series, phase string) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.stream(RoleProducer)
-	st.acked, st.failed, st.bytes = t.TotalAcked, t.TotalFailed, t.TotalBytes
+	st.run.acked, st.run.failed, st.run.bytes = t.TotalAcked, t.TotalFailed, t.TotalBytes
 	st.offered, st.achieved = s.scenario.Offered, t.RecordsPerSec
 	if t.DueHistogram != nil {
-		st.due.Merge(t.DueHistogram)
+		st.run.due.Merge(t.DueHistogram)
 	}
 	if t.SendHistogram != nil {
-		st.send.Merge(t.SendHistogram)
+		st.run.send.Merge(t.SendHistogram)
 	}
-	s.status.Phase = "measured"
-	if t.Warmup {
-		s.status.Phase = "warm-up"
-	}
+	s.status.Phase = phase
 	s.setBrokers(brokers)
 	s.addPoint(Point{Role: RoleProducer, Offered: st.offered, Achieved: t.RecordsPerSec,
 		P50: ms(t.DueLatency.P50Us), P99: ms(t.DueLatency.P99Us), P999: ms(t.DueLatency.P999Us),
-		SendP99: ms(t.SendLatency.P99Us), Failed: t.TotalFailed, Warmup: t.Warmup})
+		SendP99: ms(t.SendLatency.P99Us), Failed: st.done.failed + t.TotalFailed, Warmup: t.Warmup})
 }
 
 // ConsumeTick adds a consumers' tick.
@@ -249,17 +298,22 @@ func (s *Series) ConsumeTick(t load.ConsumeTick, brokers *metrics.Series) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.stream(RoleConsumer)
-	st.consumed, st.consumedBytes, st.achieved = t.TotalRecords, t.TotalBytes, t.RecordsPerSec
+	st.run.consumed, st.run.consumedBytes, st.achieved = t.TotalRecords, t.TotalBytes, t.RecordsPerSec
 	if s.status.Phase == "starting" {
 		s.status.Phase = "measured"
 	}
 	s.setBrokers(brokers)
-	s.addPoint(Point{Role: RoleConsumer, Achieved: t.RecordsPerSec,
-		P50: ms(t.EndToEnd.P50Us), P99: ms(t.EndToEnd.P99Us), P999: ms(t.EndToEnd.P999Us)})
+	p := Point{Role: RoleConsumer, Achieved: t.RecordsPerSec,
+		P50: ms(t.EndToEnd.P50Us), P99: ms(t.EndToEnd.P99Us), P999: ms(t.EndToEnd.P999Us)}
+	if prod, ok := s.streams[s.key(RoleProducer)]; ok {
+		lag := max(prod.done.acked+prod.run.acked-st.done.consumed-st.run.consumed, 0)
+		p.Lag = &lag
+	}
+	s.addPoint(p)
 }
 
-// Produced replaces the producers' running totals and histograms by the run's result, so the
-// last figures are exactly the ones kbench prints.
+// Produced closes a producers' run with its result, which replaces the running totals and
+// histograms: the last figures are exactly the ones kbench prints.
 func (s *Series) Produced(r *load.ProduceResult) {
 	if s == nil || r == nil {
 		return
@@ -267,16 +321,19 @@ func (s *Series) Produced(r *load.ProduceResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.stream(RoleProducer)
-	st.acked, st.failed, st.bytes, st.unsent = r.Total.Acked, r.Total.Failed, r.Total.Bytes, r.Unsent
+	run := newFigures()
+	run.acked, run.failed, run.bytes, run.unsent = r.Total.Acked, r.Total.Failed, r.Total.Bytes, r.Unsent
 	if r.Total.DueHistogram != nil {
-		st.due = r.Total.DueHistogram.Clone()
+		run.due = r.Total.DueHistogram.Clone()
 	}
 	if r.Total.SendHistogram != nil {
-		st.send = r.Total.SendHistogram.Clone()
+		run.send = r.Total.SendHistogram.Clone()
 	}
+	st.run = run
+	st.finish()
 }
 
-// Consumed replaces the consumers' running totals by the run's result.
+// Consumed closes a consumers' run with its result.
 func (s *Series) Consumed(r *load.ConsumeResult) {
 	if s == nil || r == nil {
 		return
@@ -284,26 +341,33 @@ func (s *Series) Consumed(r *load.ConsumeResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.stream(RoleConsumer)
-	st.consumed, st.consumedBytes = r.Records, r.Bytes
+	st.run.consumed, st.run.consumedBytes = r.Records, r.Bytes
 	if r.EndToEndHistogram != nil {
-		st.e2e = r.EndToEndHistogram.Clone()
+		st.run.e2e = r.EndToEndHistogram.Clone()
 	}
+	st.finish()
 }
 
 // Repeated closes a study's repeat with its recorded accounting of every record.
 func (s *Series) Repeated(rep *results.Repeat) {
-	if s == nil || rep == nil || rep.Summary.Records == nil {
+	if s == nil || rep == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := rep.Summary.Records
-	if rec.Acked+rec.Failed+rec.Unsent > 0 {
-		st := s.stream(RoleProducer)
-		st.acked, st.failed, st.unsent = rec.Acked, rec.Failed, rec.Unsent
+	if rec := rep.Summary.Records; rec != nil {
+		if rec.Acked+rec.Failed+rec.Unsent > 0 {
+			st := s.stream(RoleProducer)
+			st.run.acked, st.run.failed, st.run.unsent = rec.Acked, rec.Failed, rec.Unsent
+		}
+		if rec.Consumed != nil {
+			s.stream(RoleConsumer).run.consumed = *rec.Consumed + rec.Reread
+		}
 	}
-	if rec.Consumed != nil {
-		s.stream(RoleConsumer).consumed = *rec.Consumed + rec.Reread
+	for _, k := range []Key{s.key(RoleProducer), s.key(RoleConsumer)} {
+		if st, ok := s.streams[k]; ok {
+			st.finish()
+		}
 	}
 	s.status.Phase = "repeat done"
 }
@@ -362,7 +426,7 @@ func (s *Series) Snapshot(since int) State {
 	}
 	st.Points = append([]Point{}, s.points[first:]...)
 	for _, k := range s.order {
-		st.Unsent += s.streams[k].unsent
+		st.Unsent += s.streams[k].done.unsent + s.streams[k].run.unsent
 	}
 	return st
 }

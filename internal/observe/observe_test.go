@@ -1,6 +1,8 @@
 package observe
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -132,5 +134,48 @@ func TestNilSeriesIgnoresCalls(t *testing.T) {
 	s.End("complete", "")
 	if s.Ended() {
 		t.Error("a nil series ended")
+	}
+}
+
+// fakeDriver acknowledges acked records per trial, with one tick half way.
+type fakeDriver struct{ acked []int64 }
+
+func (f *fakeDriver) Close() {}
+
+func (f *fakeDriver) Trial(_ context.Context, _ load.Schedule, tick func(load.Tick)) (*load.ProduceResult, error) {
+	n := f.acked[0]
+	f.acked = f.acked[1:]
+	h := metrics.NewHistogram()
+	for range n / 2 {
+		h.Record(time.Millisecond)
+	}
+	tick(load.Tick{Acked: n / 2, TotalAcked: n / 2, DueHistogram: h})
+	total := metrics.NewHistogram()
+	for range n {
+		total.Record(time.Millisecond)
+	}
+	return &load.ProduceResult{Sent: n, Total: load.ProduceStats{Acked: n, DueHistogram: total}}, nil
+}
+
+// TestDriverAddsTrialsUp: a search's trials on one driver add up in its stream, so the
+// counter only grows: 100, then 100 + 30/2 at the second trial's tick, then 130.
+func TestDriverAddsTrialsUp(t *testing.T) {
+	s := New()
+	s.Begin(Scenario{ID: "capacity"})
+	var seen []int64
+	d := s.Driver(&fakeDriver{acked: []int64{100, 30}})
+	for range 2 {
+		if _, err := d.Trial(context.Background(), load.Schedule{Warmup: time.Second}, func(load.Tick) {
+			seen = append(seen, s.streams[s.key(RoleProducer)].total().acked)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := s.streams[s.key(RoleProducer)].total()
+	if want := []int64{50, 115}; !slices.Equal(seen, want) || total.acked != 130 || total.due.Count() != 130 {
+		t.Errorf("ticks saw %v, end %d acknowledged and %d latencies; want %v and 130", seen, total.acked, total.due.Count(), want)
+	}
+	if (*Series)(nil).Driver(d) != d {
+		t.Error("a nil series must hand the driver back unchanged")
 	}
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/preflight"
 )
 
@@ -28,6 +30,7 @@ type capacityFlags struct {
 	maxTrials   int
 	jsonOut     bool
 	agents      agentFlags
+	live        live.Flags
 }
 
 // capacityConfig checks the flags and returns the search they describe.
@@ -136,6 +139,7 @@ Examples:
 	f.DurationVar(&cf.maxDuration, "max-duration", capacity.DefaultMaxDuration, "the search's budget, settling and confirmation included: when it ends, the best bracket so far is printed")
 	f.IntVar(&cf.maxTrials, "max-trials", 0, "also stop after this many trials (0: no limit; --max-duration is the budget)")
 	cf.agents.register(f)
+	cf.live.Register(f)
 	f.BoolVar(&cf.jsonOut, "json", false, "print the search (brackets and every trial) as JSON on stdout (progress lines go to stderr)")
 	// produce's schedule flags stay defined, so that giving one is refused with a reason
 	// rather than "unknown flag", but the help does not offer them.
@@ -149,7 +153,7 @@ Examples:
 var searchSetFlags = []string{"num-records", "duration", "throughput", "warmup-records"}
 
 // runCapacity finds the cluster, checks it, and runs the search with a line per trial.
-func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Config, noCreate bool, cf capacityFlags) error {
+func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Config, noCreate bool, cf capacityFlags) (err error) {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	var bm brokerMetricsFlags // only to find the embedded cluster: brokers are not sampled
 	brokers, err := bm.setup(cmd, &pcfg.Bootstrap, pcfg.Properties, errOut)
@@ -176,13 +180,24 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	if cf.jsonOut {
 		lines = errOut
 	}
-	scfg.Progress = func(t capacity.Trial) { fmt.Fprintln(lines, capacityTrialLine(t, scfg.SLOs)) }
+	web, err := cf.live.Start(errOut)
+	if err != nil {
+		return err
+	}
+	defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
+	obs := web.Series()
+	obs.Begin(observe.Scenario{ID: "capacity"})
+	scfg.Progress = func(t capacity.Trial) {
+		obs.CapacityTrial(t)
+		fmt.Fprintln(lines, capacityTrialLine(t, scfg.SLOs))
+	}
 	scfg.Warmup = warmup
 	fmt.Fprintln(lines, capacityGoalLine(scfg))
 	d, closeDriver, err := openDriver(cmd.Context(), pcfg, cf.agents, "capacity", errOut)
 	if err != nil {
 		return err
 	}
+	d = obs.Driver(d)
 	var probes load.Driver
 	if cf.agents.agents > 0 {
 		// Settle probes run here, light: they ask whether the cluster is at rest, which

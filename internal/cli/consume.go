@@ -11,8 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/settings"
@@ -38,6 +40,7 @@ func newConsumeCommand() *cobra.Command {
 		bm           brokerMetricsFlags
 		share        shareFlags
 		tool         = defaultToolVersion
+		lf           live.Flags
 	)
 	cmd := &cobra.Command{
 		Use:   "consume",
@@ -64,7 +67,7 @@ Examples:
   # 6 share consumers on any number of partitions, 1% of deliveries released
   kbench consume --topic t --messages 100000 --share-group sg --consumers 6 --release-share 0.01`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if err := checkConsumeFlags(cmd.Flags()); err != nil {
 				return err
@@ -140,13 +143,22 @@ Examples:
 			if !hideHeader {
 				fmt.Fprintln(lines, consumerHeader(detailed))
 			}
+			web, err := lf.Start(errOut)
+			if err != nil {
+				return err
+			}
+			defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
+			obs := web.Series()
+			obs.Begin(observe.Scenario{ID: "consume"})
 			start := time.Now()
 			brokers.start(cmd.Context())
 			res, err := load.Consume(cmd.Context(), cfg, func(t load.ConsumeTick) {
+				obs.ConsumeTick(t, nil)
 				if detailed {
 					fmt.Fprintln(lines, consumerDetailLine(t, start, dateFormat))
 				}
 			})
+			obs.Consumed(res)
 			if err != nil {
 				return err
 			}
@@ -189,6 +201,7 @@ Examples:
 	f.Var(&tool, "tool-version", "the Kafka release whose kafka-consumer-perf-test lines to print, 4.0 to 4.4 (4.2 on: the --messages deprecation notice)")
 	share.register(f)
 	bm.register(f)
+	lf.Register(f)
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +18,9 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/faults"
+	"github.com/kbench/kbench/internal/live"
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/target"
 	"github.com/kbench/kbench/internal/verify"
 )
@@ -41,6 +45,7 @@ type verifyFlags struct {
 	commandConfig string
 	jsonOut       bool
 	runDir        string
+	live          live.Flags
 }
 
 func (f *verifyFlags) register(cmd *cobra.Command) {
@@ -64,6 +69,7 @@ func (f *verifyFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.props.configFile, "producer.config", "", "producer properties file")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the whole result as JSON on stdout")
 	fs.StringVar(&f.runDir, "run-dir", "", "directory for verify.json and the history files (default runs/<date>-verify)")
+	f.live.Register(fs)
 }
 
 // config checks the flags and returns the run they describe, without touching a cluster:
@@ -163,8 +169,26 @@ Examples:
 
 // runVerify finds or starts the cluster, runs the check, writes the run directory and
 // prints the verdict.
-func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cfg verify.Config) error {
-	cfg.Progress = func(s string) { fmt.Fprintln(stderr, s) }
+func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cfg verify.Config) (err error) {
+	web, err := f.live.Start(stderr)
+	if err != nil {
+		return err
+	}
+	report := ""
+	defer func() { web.End(ctx, live.Outcome(ctx, err), report) }()
+	obs := web.Series()
+	obs.Begin(observe.Scenario{ID: "verify", Offered: cfg.Rate})
+	cfg.Tick = func(t load.Tick) { obs.ProduceTick(t, nil) }
+	cfg.Progress = func(s string) {
+		// verify's own lines name each fault and its healing ("12.0s fault leader-kill: ...").
+		switch {
+		case strings.Contains(s, "s fault "):
+			obs.Fault(strings.TrimSpace(s))
+		case strings.Contains(s, "s healed "):
+			obs.Healed(strings.TrimSpace(s))
+		}
+		fmt.Fprintln(stderr, s)
+	}
 	if len(cfg.FaultPlan.Steps) > 0 {
 		fmt.Fprintf(stderr, "fault plan (seed %d): %s\n", f.seed, planWords(cfg.FaultPlan))
 	}
@@ -212,7 +236,11 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 			fmt.Fprintf(stderr, "%v\n", werr)
 		} else {
 			fmt.Fprintf(stderr, "run directory: %s\n", dir)
+			report = filepath.Join(dir, verify.ResultFile)
 		}
+		obs.Verified(map[string]int64{"sent": res.Totals.Sent, "acknowledged": res.Totals.Acked, "failed": res.Totals.Failed,
+			"unsent": res.Totals.Unsent, "read": res.Read.Records, "lost": res.Counts.Lost, "duplicated": res.Counts.Duplicated,
+			"reordered": res.Counts.Reordered, "inconsistent": res.Counts.Inconsistent, "unexpected": res.Counts.Unexpected})
 	}
 	if err != nil {
 		if ctx.Err() != nil {

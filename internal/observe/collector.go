@@ -1,6 +1,8 @@
 package observe
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -44,6 +46,8 @@ var (
 	descTrialRate = newDesc("kbench_capacity_trial_offered_records_per_second", "The last capacity trial's offered rate (0 unthrottled).", nil)
 	descTrialAch  = newDesc("kbench_capacity_trial_achieved_records_per_second", "The last capacity trial's achieved rate.", nil)
 	descTrialP99  = newDesc("kbench_capacity_trial_p99_latency_seconds", "The last capacity trial's due-time p99 latency.", nil)
+	descFaults    = newDesc("kbench_faults_total", "Faults injected by verify's fault plan.", nil)
+	descVerified  = newDesc("kbench_verify_records_total", "A verify run's records by outcome (acknowledged, read, lost, duplicated...), once read back.", []string{"outcome"})
 	descBrokerCPU = newDesc("kbench_broker_cpu_cores", "A broker's CPU in cores, as kbench last sampled it.", []string{"broker"})
 	descBrokerPct = newDesc("kbench_broker_cpu_allotment_ratio", "A broker's CPU as a share of its allotment, as kbench last sampled it.", []string{"broker"})
 	descBrokerW   = newDesc("kbench_broker_disk_write_bytes_per_second", "A broker's disk writes, as kbench last sampled them.", []string{"broker"})
@@ -117,6 +121,12 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 		gauge(descTrialRate, last.Offered)
 		gauge(descTrialAch, last.Achieved)
 		gauge(descTrialP99, last.P99/1000)
+	}
+	if len(s.marks) > 0 {
+		counter(descFaults, int64(s.faults))
+	}
+	for _, outcome := range slices.Sorted(maps.Keys(s.verified)) {
+		counter(descVerified, s.verified[outcome], outcome)
 	}
 	for _, b := range s.brokers {
 		for _, f := range []struct {

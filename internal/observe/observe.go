@@ -8,6 +8,7 @@ package observe
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -105,6 +106,13 @@ type Trial struct {
 	Pass     bool    `json:"pass"`
 }
 
+// Mark is an event on the time axis: a fault injected or healed.
+type Mark struct {
+	T      float64 `json:"t"`
+	Kind   string  `json:"kind"`
+	Detail string  `json:"detail"`
+}
+
 // Broker is a broker's latest sampled figures.
 type Broker struct {
 	ID         string   `json:"id"`
@@ -120,6 +128,9 @@ type State struct {
 	Points  []Point  `json:"points"`
 	Trials  []Trial  `json:"trials"`
 	Brokers []Broker `json:"brokers"`
+	Marks   []Mark   `json:"marks"`
+	// Verified counts a verify run's records by outcome, once known.
+	Verified map[string]int64 `json:"verified,omitempty"`
 	// Unsent is the records handed over but never sent, over every stream (known at the end).
 	Unsent int64 `json:"unsent"`
 }
@@ -187,6 +198,9 @@ type Series struct {
 	points   []Point
 	seq      int
 	trials   []Trial
+	marks    []Mark
+	faults   int
+	verified map[string]int64
 	registry *prometheus.Registry
 }
 
@@ -372,6 +386,38 @@ func (s *Series) Repeated(rep *results.Repeat) {
 	s.status.Phase = "repeat done"
 }
 
+// Fault marks a fault injected (detail says which) on the time axis; Healed its healing.
+func (s *Series) Fault(detail string) { s.mark("fault", detail) }
+
+// Healed marks a fault healed.
+func (s *Series) Healed(detail string) { s.mark("healed", detail) }
+
+func (s *Series) mark(kind, detail string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.marks = append(s.marks, Mark{T: time.Since(s.start).Seconds(), Kind: kind, Detail: detail})
+	if kind == "fault" {
+		s.status.Phase = "fault"
+		s.faults++
+	} else {
+		s.status.Phase = "measured"
+	}
+}
+
+// Verified records a verify run's records by outcome (acknowledged, read, lost,
+// duplicated...), known once it has read the topic back.
+func (s *Series) Verified(counts map[string]int64) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.verified = maps.Clone(counts)
+}
+
 // CapacityTrial adds a capacity search's trial to the ladder.
 func (s *Series) CapacityTrial(t capacity.Trial) {
 	if s == nil {
@@ -414,7 +460,8 @@ func (s *Series) Ended() bool {
 func (s *Series) Snapshot(since int) State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := State{Status: s.status, Trials: append([]Trial{}, s.trials...), Brokers: append([]Broker{}, s.brokers...)}
+	st := State{Status: s.status, Trials: append([]Trial{}, s.trials...), Brokers: append([]Broker{}, s.brokers...),
+		Marks: append([]Mark{}, s.marks...), Verified: maps.Clone(s.verified)}
 	st.Status.ElapsedSeconds = time.Since(s.start).Seconds()
 	st.Status.ScenarioLeftSeconds = -1
 	if left := s.scenario.Expected - time.Since(s.began); s.scenario.Expected > 0 && left > 0 && !s.status.Ended {

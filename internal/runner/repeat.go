@@ -405,6 +405,8 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 					m.window.consumeTick(t)
 					if m.consumeOnly {
 						r.progress.consumeTick(t, sampler)
+					} else {
+						r.opts.Observe.ConsumeTick(t, nil) // the page's lag and end-to-end latency
 					}
 				})
 			})

@@ -43,8 +43,9 @@ type Config struct {
 	Faults      FaultRunner
 	// Dir, when set, receives verify.json and the history files.
 	Dir string
-	// Progress, when set, receives progress lines.
+	// Progress, when set, receives progress lines; Tick, when set, the producers' ticks.
 	Progress func(string)
+	Tick     func(load.Tick)
 }
 
 // Defaults of Config.
@@ -218,6 +219,9 @@ func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
 		}()
 	}
 	pr, err := p.Trial(ctx, load.Schedule{Rate: cfg.Rate, Duration: cfg.Duration}, func(t load.Tick) {
+		if cfg.Tick != nil {
+			cfg.Tick(t)
+		}
 		res.Rows = append(res.Rows, Row{At: t.Elapsed.Seconds(), Seconds: t.Interval.Seconds(), Acked: t.Acked,
 			Failed: t.Failed, P50Ms: float64(t.DueLatency.P50Us) / 1000, P99Ms: float64(t.DueLatency.P99Us) / 1000})
 		if n := len(res.Rows); n%5 == 0 {

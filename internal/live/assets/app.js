@@ -2,7 +2,8 @@
 "use strict";
 
 const colors = { offered: "#999", achieved: "#1f77b4", consumed: "#2ca02c",
-  p50: "#2ca02c", p99: "#ff7f0e", p999: "#d62728", cpu: "#9467bd" };
+  p50: "#2ca02c", p99: "#ff7f0e", p999: "#d62728", e2e: "#8c564b", cpu: "#9467bd", lag: "#17becf",
+  fault: "#d62728", healed: "#2ca02c" };
 const points = [];
 let seq = 0;
 let timer = null;
@@ -21,7 +22,8 @@ function duration(s) {
 }
 
 // chart draws lines (each {name, values: [[t, v]...]}) into svg, with the axes' extremes as
-// labels, and keeps each line's last value in a data- attribute.
+// labels, and keeps each line's last value in a data- attribute; opts.marks are events drawn
+// as vertical lines ({t, kind, detail}), opts.dots draws points instead of lines.
 function chart(svg, lines, opts) {
   opts = opts || {};
   const W = 600, H = 200, L = 50, B = 18, T = 8, R = 8;
@@ -49,6 +51,14 @@ function chart(svg, lines, opts) {
   add("text", { x: L - 4, y: H - B, "text-anchor": "end" }, "0");
   add("text", { x: L, y: H - 4 }, duration(tmin));
   add("text", { x: W - R, y: H - 4, "text-anchor": "end" }, duration(tmax));
+  for (const m of opts.marks || []) {
+    if (m.t < tmin || m.t > tmax) continue;
+    const line = add("line", { x1: x(m.t), y1: T, x2: x(m.t), y2: H - B, stroke: colors[m.kind] || "#333",
+      "stroke-dasharray": "4 3", "data-mark": m.kind });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = m.detail;
+    line.appendChild(title);
+  }
   for (const l of lines) {
     if (!l.values.length) continue;
     if (opts.dots) {
@@ -88,9 +98,25 @@ function render(state) {
     { name: "offered", values: series("producer", "offered") },
     { name: "achieved", values: series("producer", "achieved") },
     { name: "consumed", values: series("consumer", "achieved") },
-  ]);
+  ], { marks: state.marks });
   const latRole = prod.length ? "producer" : "consumer";
-  chart($("latency"), ["p50", "p99", "p999"].map(q => ({ name: q, values: series(latRole, q + "_ms") })));
+  const lat = ["p50", "p99", "p999"].map(q => ({ name: q, values: series(latRole, q + "_ms") }));
+  if (prod.length && cons.length) lat.push({ name: "e2e", values: series("consumer", "p99_ms") });
+  chart($("latency"), lat, { marks: state.marks });
+  const lag = cons.filter(p => p.lag !== undefined).map(p => [p.t, p.lag]);
+  $("lag-fig").hidden = !lag.length;
+  if (lag.length) chart($("lag"), [{ name: "lag", values: lag }]);
+  $("marks").replaceChildren(...state.marks.map(m => {
+    const li = document.createElement("li");
+    li.textContent = m.detail;
+    li.className = m.kind;
+    return li;
+  }));
+  if (state.verified) {
+    $("verified").hidden = false;
+    $("verified-counts").textContent = ["sent", "acknowledged", "failed", "unsent", "read", "lost", "duplicated",
+      "reordered", "inconsistent", "unexpected"].filter(k => k in state.verified).map(k => k + " " + fmt(state.verified[k])).join(", ");
+  }
   chart($("brokercpu"), [{ name: "cpu", values: points.filter(p => p.broker_cpu_cores !== undefined).map(p => [p.t, p.broker_cpu_cores]) }]);
   if (state.trials.length) {
     $("ladder-fig").hidden = false;

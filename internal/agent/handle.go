@@ -121,6 +121,9 @@ func (w *worker) startTrial(start time.Time) {
 		}
 		seq := 0
 		res, err := prod.Trial(tctx, sch, func(t load.Tick) {
+			if w.cfg.Tick != nil {
+				w.cfg.Tick(scenario, t)
+			}
 			seq++
 			send(Message{Kind: KindStats, Stats: &Stats{Seq: seq, Elapsed: t.Elapsed, Interval: t.Interval, Warmup: t.Warmup,
 				Acked: t.Acked, Failed: t.Failed, Bytes: t.Bytes, Due: t.DueHistogram, Send: t.SendHistogram}})
@@ -151,6 +154,9 @@ func (w *worker) startTrial(start time.Time) {
 			w.cfg.Log(fmt.Sprintf("scenario %s: %v", scenario, err))
 			send(Message{Kind: KindError, Reason: fmt.Sprintf("unable to report the result: %v", err)})
 			return
+		}
+		if w.cfg.Result != nil {
+			w.cfg.Result(scenario, res)
 		}
 		line := fmt.Sprintf("scenario %s done: %d records acknowledged, %d failed, %d unsent", scenario, res.Total.Acked, res.Total.Failed, res.Unsent)
 		if consumed != nil {

@@ -24,6 +24,10 @@ type AgentConfig struct {
 	Version string
 	// Log receives one line per event: a run joined or refused, a scenario started or ended.
 	Log func(string)
+	// Tick and Result, when set, receive each trial's ticks and result with its scenario,
+	// for this agent's own live figures (kbench agent --metrics-addr).
+	Tick   func(scenario string, t load.Tick)
+	Result func(scenario string, r *load.ProduceResult)
 }
 
 // Serve waits for runs on the cluster's control topics and takes part in them, one at a

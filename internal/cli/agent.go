@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/live"
+	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/observe"
 )
 
 // newAgentCommand is kbench agent: a worker that waits for runs on the cluster's control
@@ -16,6 +20,7 @@ import (
 func newAgentCommand() *cobra.Command {
 	var (
 		bootstrap, commandConfig, name string
+		lf                             live.Flags
 	)
 	host, _ := os.Hostname()
 	cmd := &cobra.Command{
@@ -33,7 +38,7 @@ Examples:
   kbench agent --bootstrap-server kafka-1:9092 --name load-1
   kbench agent --bootstrap-server kafka-1:9093 --command-config client.properties`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			out := cmd.OutOrStdout()
 			props := map[string]string{}
 			if commandConfig != "" {
@@ -49,10 +54,18 @@ Examples:
 			if name == "" {
 				return fmt.Errorf("--name is empty and the host name is unknown: give each agent a --name")
 			}
+			web, err := lf.Start(out)
+			if err != nil {
+				return err
+			}
+			defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
+			obs, begin := web.Series(), scenarioBeginner(web.Series(), name)
 			fmt.Fprintf(out, "agent %s waiting for work on %s\n", name, orDefault(bootstrap, props["bootstrap.servers"]))
-			err := agent.Serve(cmd.Context(), agent.AgentConfig{
+			err = agent.Serve(cmd.Context(), agent.AgentConfig{
 				Bootstrap: bootstrap, Properties: props, Name: name, Host: host, Cores: runtime.NumCPU(),
 				Version: Version, Log: func(s string) { fmt.Fprintf(out, "agent %s: %s\n", name, s) },
+				Tick:   func(sc string, t load.Tick) { begin(sc); obs.ProduceTick(t, nil) },
+				Result: func(sc string, r *load.ProduceResult) { begin(sc); obs.Produced(r) },
 			})
 			if cmd.Context().Err() != nil {
 				return nil // Ctrl-C is how an agent ends
@@ -65,7 +78,26 @@ Examples:
 	f.StringVar(&bootstrap, "bootstrap-server", "", "brokers to connect to (overrides bootstrap.servers)")
 	f.StringVar(&commandConfig, "command-config", "", "client properties file: connection and security settings (sasl.*, ssl.*)")
 	f.StringVar(&name, "name", host, "this agent's name in plans, results and errors (default: the host name)")
+	lf.Register(f)
 	return cmd
+}
+
+// scenarioBeginner returns a func that announces a scenario to s when the agent's trials
+// move to another one: an agent's series are labelled by scenario and agent name.
+func scenarioBeginner(s *observe.Series, agentName string) func(scenario string) {
+	var (
+		mu      sync.Mutex
+		current string
+		begun   bool
+	)
+	return func(scenario string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !begun || scenario != current {
+			current, begun = scenario, true
+			s.Begin(observe.Scenario{ID: scenario, Agent: agentName})
+		}
+	}
 }
 
 func orDefault(a, b string) string {

@@ -32,11 +32,13 @@ demo: build
 # Produce request time beside it; then kbench and the bare producer with 100 and 1,000
 # producers in one process (rate held, peak RSS, CPU per record); then the p50 shift a 10 ms
 # client RTT on the remote listener adds to a light acks=1 produce, with the proxy's CPU; then
-# the Go benchmarks.
+# kbench produce's client CPU per record with --web and --metrics-addr on (page open, scraped
+# every second) against off; then the Go benchmarks.
 bench: build
 	$(GO) build -o bin/bareproducer ./bench/bareproducer
 	$(GO) run ./bench/producecompare -kbench $(BIN) -bare bin/bareproducer -pairs 3
 	$(GO) run ./bench/zonelatency -kbench $(BIN) -pairs 3
+	$(GO) run ./bench/liveoverhead -kbench $(BIN) -pairs 3
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 lint:

@@ -24,8 +24,11 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/verify"
 )
 
 // prometheusBinary is Debian's prometheus package's server.
@@ -354,4 +357,114 @@ func TestLivePageInBrowser(t *testing.T) {
 		t.Error(p)
 	}
 	t.Logf("phases %v; chart's last point %.0f records/s, printed %.0f", phases, last, printed)
+}
+
+// scrapeAtEnd polls http://addr/metrics until the run says it ended (kbench_run_ended 1, in
+// the linger) and returns that scrape's values, by metric name, of the series whose labels
+// include match.
+func scrapeAtEnd(t *testing.T, addr string, match map[string]string, running <-chan struct{}) map[string]float64 {
+	t.Helper()
+	for {
+		select {
+		case <-running:
+			t.Fatalf("the run ended before a scrape saw kbench_run_ended 1 at %s", addr)
+		default:
+		}
+		res, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		parser := expfmt.NewTextParser(model.LegacyValidation)
+		families, err := parser.TextToMetricFamilies(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := families["kbench_run_ended"]; f == nil || f.Metric[0].GetGauge().GetValue() != 1 {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		out := map[string]float64{}
+		for name, f := range families {
+		series:
+			for _, m := range f.Metric {
+				labels := map[string]string{}
+				for _, l := range m.Label {
+					labels[l.GetName()] = l.GetValue()
+				}
+				for k, v := range match {
+					if labels[k] != v {
+						continue series
+					}
+				}
+				out[name] += m.GetCounter().GetValue() + m.GetGauge().GetValue()
+			}
+		}
+		return out
+	}
+}
+
+// TestLastFiguresOfEachVerb: after consume and verify (on kfake), /metrics serves the
+// figures the verb printed, read during --metrics-linger.
+func TestLastFiguresOfEachVerb(t *testing.T) {
+	const topic = "live-verbs"
+	boot := fakeBootstrap(t, topic)
+	if _, errOut, code := runKbench("produce", "--bootstrap-server", boot, "--topic", topic, "--num-records", "3000",
+		"--record-size", "100", "--throughput", "-1"); code != 0 {
+		t.Fatalf("produce: %s", errOut)
+	}
+	runDir := filepath.Join(t.TempDir(), "verify")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		match map[string]string
+		// want reads the expected values from the verb's output.
+		want func(t *testing.T, stdout string) map[string]float64
+	}{
+		{name: "consume", args: []string{"consume", "--bootstrap-server", boot, "--topic", topic, "--messages", "3000", "--json"},
+			match: map[string]string{"scenario": "consume", "role": "consumer"},
+			want: func(t *testing.T, stdout string) map[string]float64 {
+				var res load.ConsumeResult
+				if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+					t.Fatal(err)
+				}
+				return map[string]float64{"kbench_records_consumed_total": float64(res.Records), "kbench_consumed_bytes_total": float64(res.Bytes)}
+			}},
+		{name: "verify", args: []string{"verify", "--bootstrap-server", boot, "--replicas", "1", "--min-insync-replicas", "1",
+			"--partitions", "3", "--producers", "2", "--throughput", "400", "--duration", "1s", "--run-dir", runDir},
+			match: map[string]string{"outcome": "acknowledged"},
+			want: func(t *testing.T, _ string) map[string]float64 {
+				b, err := os.ReadFile(filepath.Join(runDir, verify.ResultFile))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var res verify.Result
+				if err := json.Unmarshal(b, &res); err != nil {
+					t.Fatal(err)
+				}
+				return map[string]float64{"kbench_verify_records_total": float64(res.Totals.Acked)}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := freeAddr(t)
+			done := make(chan struct{})
+			var stdout, stderr string
+			var code int
+			go func() {
+				defer close(done)
+				stdout, stderr, code = runKbench(append(tc.args, "--metrics-addr", addr, "--metrics-linger", "3s")...)
+			}()
+			got := scrapeAtEnd(t, addr, tc.match, done)
+			<-done
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for name, want := range tc.want(t, stdout) {
+				if got[name] != want || want == 0 {
+					t.Errorf("%s = %v at the end, want %v (printed)", name, got[name], want)
+				}
+			}
+		})
+	}
 }

@@ -73,7 +73,7 @@ func (f *Flags) Start(out io.Writer) (*Server, error) {
 	s := &Server{series: observe.New(), linger: f.Linger, out: out}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.series.Registry(), promhttp.HandlerOpts{EnableOpenMetrics: true}))
-	static, _ := fs.Sub(assets, "assets")
+	static, _ := fs.Sub(assets, "assets") // cannot fail: the directory is embedded
 	mux.Handle("GET /", http.FileServerFS(static))
 	mux.HandleFunc("GET /api/state", s.state)
 	mux.HandleFunc("GET /report", s.serveReport)

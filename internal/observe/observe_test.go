@@ -8,6 +8,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/kbench/kbench/internal/capacity"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 )
@@ -177,5 +178,31 @@ func TestDriverAddsTrialsUp(t *testing.T) {
 	}
 	if (*Series)(nil).Driver(d) != d {
 		t.Error("a nil series must hand the driver back unchanged")
+	}
+}
+
+// TestTrialsAndMarks: a trial passes only when every SLO passed; faults count and mark the
+// time axis, their healing marks it only.
+func TestTrialsAndMarks(t *testing.T) {
+	s := New()
+	for _, tr := range []capacity.Trial{
+		{N: 1, Offered: 0, Achieved: 9000, P99: 80 * time.Millisecond, Pass: []bool{false, true}},
+		{N: 2, Offered: 4000, Achieved: 4000, P99: 5 * time.Millisecond, Pass: []bool{true, true}},
+		{N: 3, Offered: 6000, Achieved: 5000, P99: 60 * time.Millisecond, Pass: nil},
+	} {
+		s.CapacityTrial(tr)
+	}
+	s.Fault("1.0s fault leader-kill: broker 2")
+	s.Healed("4.0s healed leader-kill: broker 2")
+	st := s.Snapshot(0)
+	var pass []bool
+	for _, tr := range st.Trials {
+		pass = append(pass, tr.Pass)
+	}
+	if !slices.Equal(pass, []bool{false, true, false}) || st.Trials[1].P99 != 5 {
+		t.Errorf("trials %+v, want pass false, true, false and trial 2's p99 5 ms", st.Trials)
+	}
+	if len(st.Marks) != 2 || st.Marks[0].Kind != "fault" || st.Marks[1].Kind != "healed" || s.faults != 1 {
+		t.Errorf("marks %+v, %d faults; want a fault then its healing, 1 fault", st.Marks, s.faults)
 	}
 }

@@ -89,7 +89,7 @@ func (f *Flags) Start(out io.Writer) (*Server, error) {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			s.stop()
-			return nil, fmt.Errorf("live: %w", err)
+			return nil, fmt.Errorf("%s %s: %w", []string{"--web", "--metrics-addr"}[i], addr, err)
 		}
 		s.lns = append(s.lns, ln)
 		base := "http://" + hostPort(ln.Addr())

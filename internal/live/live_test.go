@@ -138,3 +138,16 @@ func TestOneListenerForOneAddress(t *testing.T) {
 		t.Errorf("same address twice: %d listeners, %q and %q", len(both.lns), both.WebURL, both.MetricsURL)
 	}
 }
+
+func TestBusyAddressNamesItsFlag(t *testing.T) {
+	s, err := (&Flags{MetricsAddr: "127.0.0.1:0"}).Start(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End(context.Background(), "", "")
+	busy := s.lns[0].Addr().String()
+	_, err = (&Flags{MetricsAddr: busy}).Start(io.Discard)
+	if err == nil || !strings.HasPrefix(err.Error(), "--metrics-addr "+busy+": ") {
+		t.Errorf("error %v, want one naming --metrics-addr %s", err, busy)
+	}
+}

@@ -29,6 +29,9 @@ type CoordinatorConfig struct {
 	Version string
 	// Log receives one line per event (an agent joined or was refused).
 	Log func(string)
+	// AgentStats, when set, receives each agent's own tick as it arrives, beside the merged
+	// ones: the live page shows each agent's rate.
+	AgentStats func(agent string, s Stats)
 }
 
 // readyTimeout bounds the wait for every agent to open its clients for a plan.

@@ -102,6 +102,9 @@ func (c *Coordinator) Produce(ctx context.Context, job Job, tick func(load.Tick)
 	}
 	merger := newTickMerger(names)
 	onStats := func(m received) {
+		if c.cfg.AgentStats != nil {
+			c.cfg.AgentStats(m.From, *m.Stats)
+		}
 		for _, t := range merger.add(m.From, m.Stats) {
 			if tick != nil {
 				tick(t)

@@ -187,6 +187,7 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
 	obs := web.Series()
 	obs.Begin(observe.Scenario{ID: "capacity"})
+	cf.agents.obs = obs
 	scfg.Progress = func(t capacity.Trial) {
 		obs.CapacityTrial(t)
 		fmt.Fprintln(lines, capacityTrialLine(t, scfg.SLOs))

@@ -27,6 +27,7 @@ func openDriver(ctx context.Context, cfg load.ProducerConfig, a agentFlags, verb
 	co, err := agent.Open(ctx, agent.CoordinatorConfig{
 		Bootstrap: cfg.Bootstrap, Properties: cfg.Properties, Prefix: prefix, Agents: a.agents,
 		JoinTimeout: a.timeout, Version: Version, Log: func(s string) { fmt.Fprintln(log, s) },
+		AgentStats: func(name string, s agent.Stats) { a.obs.AgentTick(name, s.Acked, s.Failed, s.Bytes, s.Interval) },
 	})
 	closeRun := func() {
 		if co == nil {

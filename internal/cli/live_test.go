@@ -24,9 +24,11 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/verify"
 )
@@ -360,9 +362,8 @@ func TestLivePageInBrowser(t *testing.T) {
 }
 
 // scrapeAtEnd polls http://addr/metrics until the run says it ended (kbench_run_ended 1, in
-// the linger) and returns that scrape's values, by metric name, of the series whose labels
-// include match.
-func scrapeAtEnd(t *testing.T, addr string, match map[string]string, running <-chan struct{}) map[string]float64 {
+// the linger) and returns that scrape.
+func scrapeAtEnd(t *testing.T, addr string, running <-chan struct{}) map[string]*dto.MetricFamily {
 	t.Helper()
 	for {
 		select {
@@ -381,28 +382,34 @@ func scrapeAtEnd(t *testing.T, addr string, match map[string]string, running <-c
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f := families["kbench_run_ended"]; f == nil || f.Metric[0].GetGauge().GetValue() != 1 {
-			time.Sleep(100 * time.Millisecond)
-			continue
+		if f := families["kbench_run_ended"]; f != nil && f.Metric[0].GetGauge().GetValue() == 1 {
+			return families
 		}
-		out := map[string]float64{}
-		for name, f := range families {
-		series:
-			for _, m := range f.Metric {
-				labels := map[string]string{}
-				for _, l := range m.Label {
-					labels[l.GetName()] = l.GetValue()
-				}
-				for k, v := range match {
-					if labels[k] != v {
-						continue series
-					}
-				}
-				out[name] += m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// sumWhere adds up the values of name's series whose labels include match.
+func sumWhere(families map[string]*dto.MetricFamily, name string, match map[string]string) float64 {
+	total := 0.0
+	f := families[name]
+	if f == nil {
+		return 0
+	}
+series:
+	for _, m := range f.Metric {
+		labels := map[string]string{}
+		for _, l := range m.Label {
+			labels[l.GetName()] = l.GetValue()
+		}
+		for k, v := range match {
+			if labels[k] != v {
+				continue series
 			}
 		}
-		return out
+		total += m.GetCounter().GetValue() + m.GetGauge().GetValue()
 	}
+	return total
 }
 
 // TestLastFiguresOfEachVerb: after consume and verify (on kfake), /metrics serves the
@@ -455,16 +462,89 @@ func TestLastFiguresOfEachVerb(t *testing.T) {
 				defer close(done)
 				stdout, stderr, code = runKbench(append(tc.args, "--metrics-addr", addr, "--metrics-linger", "3s")...)
 			}()
-			got := scrapeAtEnd(t, addr, tc.match, done)
+			end := scrapeAtEnd(t, addr, done)
 			<-done
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			for name, want := range tc.want(t, stdout) {
-				if got[name] != want || want == 0 {
-					t.Errorf("%s = %v at the end, want %v (printed)", name, got[name], want)
+				if got := sumWhere(end, name, tc.match); got != want || want == 0 {
+					t.Errorf("%s = %v at the end, want %v (printed)", name, got, want)
 				}
 			}
 		})
+	}
+}
+
+// TestAgentsRatesOnTheCoordinator: produce --agents 2 with two agents in this process (on
+// kfake); the coordinator's /metrics holds the merged counts, exactly the result's, and each
+// agent's own acknowledgements under its name, which add up to at most the merged count (an
+// agent's last partial second may come with its result rather than a tick).
+func TestAgentsRatesOnTheCoordinator(t *testing.T) {
+	const topic = "live-agents"
+	boot := fakeBootstrap(t, topic)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, name := range []string{"a", "b"} {
+		wg.Go(func() {
+			_ = agent.Serve(ctx, agent.AgentConfig{Bootstrap: boot, Name: name, Host: "h-" + name, Cores: 1, Version: Version})
+		})
+	}
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	addr := freeAddr(t)
+	done := make(chan struct{})
+	var stdout, stderr string
+	var code int
+	go func() {
+		defer close(done)
+		stdout, stderr, code = runKbench("produce", "--bootstrap-server", boot, "--topic", topic, "--num-records", "6000",
+			"--record-size", "100", "--throughput", "2000", "--producers", "2", "--agents", "2", "--agent-timeout", "30s",
+			"--json", "--metrics-addr", addr, "--metrics-linger", "3s")
+	}()
+	end := scrapeAtEnd(t, addr, done)
+	<-done
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res load.ProduceResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	merged := sumWhere(end, "kbench_records_acknowledged_total", map[string]string{"agent": ""})
+	a := sumWhere(end, "kbench_records_acknowledged_total", map[string]string{"agent": "a"})
+	b := sumWhere(end, "kbench_records_acknowledged_total", map[string]string{"agent": "b"})
+	if merged != float64(res.Total.Acked) || res.Total.Acked != 6000 {
+		t.Errorf("merged %v acknowledged on /metrics, result %d, want both 6000", merged, res.Total.Acked)
+	}
+	if a <= 0 || b <= 0 || a+b > merged {
+		t.Errorf("agents' own counts a %v, b %v: want both above 0, together at most %v", a, b, merged)
+	}
+}
+
+// TestWindowLinesKeepTheirInterval: with --metrics-addr the load ticks every second, and the
+// window lines still come every --reporting-interval (2 s here: one line in a 5 s run at
+// 2,000 records/s holds about 4,000 records at about 2,000 records/s).
+func TestWindowLinesKeepTheirInterval(t *testing.T) {
+	const topic = "live-window"
+	boot := fakeBootstrap(t, topic)
+	stdout, stderr, code := runKbench("produce", "--bootstrap-server", boot, "--topic", topic, "--num-records", "10000",
+		"--record-size", "100", "--throughput", "2000", "--reporting-interval", "2000",
+		"--metrics-addr", freeAddr(t), "--metrics-linger", "0s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	window := regexp.MustCompile(`(?m)^(\d+) records sent, ([\d.]+) records/sec \(`)
+	lines := window.FindAllStringSubmatch(stdout, -1)
+	// The summary line matches too: the window lines are the ones before it.
+	if len(lines) < 2 || len(lines) > 3 {
+		t.Fatalf("%d lines with a rate, want 1 or 2 window lines and the summary:\n%s", len(lines), stdout)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		n, _ := strconv.Atoi(l[1])
+		rate, _ := strconv.ParseFloat(l[2], 64)
+		// One-second lines would hold half as many; loose bounds for a busy host.
+		if n < 3000 || n > 5000 || rate < 1500 || rate > 2500 {
+			t.Errorf("window line %q: want about 4000 records at about 2000 records/s", l[0])
+		}
 	}
 }

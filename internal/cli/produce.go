@@ -171,10 +171,16 @@ Examples:
 			defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
 			obs := web.Series()
 			obs.Begin(observe.Scenario{ID: "produce", Offered: cfg.Rate})
+			af.obs = obs
 			brokers.start(cmd.Context())
 			start := time.Now()
+			window := liveWindow(&cfg, web != nil)
 			onTick := func(t load.Tick) {
 				obs.ProduceTick(t, nil)
+				t, full := window.add(t)
+				if !full {
+					return
+				}
 				if t.Acked+t.Failed == 0 {
 					return
 				}

@@ -8,12 +8,15 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kbench/kbench/internal/agent"
+	"github.com/kbench/kbench/internal/observe"
 )
 
 // agentFlags are --agents and --agent-timeout of produce and run.
 type agentFlags struct {
 	agents  int
 	timeout time.Duration
+	// obs receives each agent's own ticks (nil: none).
+	obs *observe.Series
 }
 
 func (a *agentFlags) register(f *pflag.FlagSet) {

@@ -82,8 +82,11 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 			counter(descUnsent, f.unsent, l...)
 			counter(descAckBytes, f.bytes, l...)
 			gauge(descOffered, st.offered, l...)
-			ch <- newLatencyMetric(descDue, f.due, l...)
-			ch <- newLatencyMetric(descSend, f.send, l...)
+			// An agent's own ticks on its coordinator carry counts only, no latencies.
+			if k.Agent == "" || f.due.Count() > 0 {
+				ch <- newLatencyMetric(descDue, f.due, l...)
+				ch <- newLatencyMetric(descSend, f.send, l...)
+			}
 		} else {
 			counter(descConsumed, f.consumed, l...)
 			counter(descConBytes, f.consumedBytes, l...)

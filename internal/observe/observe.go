@@ -29,6 +29,8 @@ const maxPoints = 4 * 3600
 const (
 	RoleProducer = "producer"
 	RoleConsumer = "consumer"
+	// RoleAgent marks the page's points of one agent's own producers.
+	RoleAgent = "agent"
 )
 
 // Key names one stream of figures; its fields are the Prometheus labels.
@@ -78,6 +80,8 @@ type Point struct {
 	Seq  int     `json:"seq"`
 	T    float64 `json:"t"` // seconds since the run started
 	Role string  `json:"role"`
+	// Agent names the agent of a RoleAgent point.
+	Agent string `json:"agent,omitempty"`
 	// Offered and Achieved are records/s; Offered is 0 when unthrottled.
 	Offered  float64 `json:"offered"`
 	Achieved float64 `json:"achieved"`
@@ -302,6 +306,27 @@ func (s *Series) produceTick(t load.Tick, brokers *metrics.Series, phase string)
 	s.addPoint(Point{Role: RoleProducer, Offered: st.offered, Achieved: t.RecordsPerSec,
 		P50: ms(t.DueLatency.P50Us), P99: ms(t.DueLatency.P99Us), P999: ms(t.DueLatency.P999Us),
 		SendP99: ms(t.SendLatency.P99Us), Failed: st.done.failed + t.TotalFailed, Warmup: t.Warmup})
+}
+
+// AgentTick adds one agent's own tick (the load on agents delivers merged ticks too): its
+// interval's counts, labelled with its name, so each agent's rate shows beside the merged one.
+func (s *Series) AgentTick(agent string, acked, failed, bytes int64, interval time.Duration) {
+	if s == nil || interval <= 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := s.key(RoleProducer)
+	k.Agent = agent
+	st, ok := s.streams[k]
+	if !ok {
+		st = &stream{done: newFigures(), run: newFigures()}
+		s.streams[k] = st
+		s.order = append(s.order, k)
+	}
+	st.run.acked, st.run.failed, st.run.bytes = st.run.acked+acked, st.run.failed+failed, st.run.bytes+bytes
+	st.achieved = float64(acked) / interval.Seconds()
+	s.addPoint(Point{Role: RoleAgent, Agent: agent, Achieved: st.achieved, Failed: st.run.failed})
 }
 
 // ConsumeTick adds a consumers' tick.

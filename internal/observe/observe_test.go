@@ -206,3 +206,22 @@ func TestTrialsAndMarks(t *testing.T) {
 		t.Errorf("marks %+v, %d faults; want a fault then its healing, 1 fault", st.Marks, s.faults)
 	}
 }
+
+// TestAgentTicks: an agent's own ticks add up under its name beside the merged stream, and
+// its rate is its interval's acknowledgements per second.
+func TestAgentTicks(t *testing.T) {
+	s := New()
+	s.Begin(Scenario{ID: "sc", Repeat: 1})
+	s.AgentTick("a", 500, 1, 5000, time.Second)
+	s.AgentTick("a", 300, 0, 3000, 500*time.Millisecond)
+	s.AgentTick("b", 100, 0, 1000, 0) // no interval: ignored
+	k := s.key(RoleProducer)
+	k.Agent = "a"
+	st := s.streams[k]
+	if f := st.total(); f.acked != 800 || f.failed != 1 || f.bytes != 8000 || st.achieved != 600 {
+		t.Errorf("agent a: %d acknowledged, %d failed, %d bytes, %v records/s; want 800, 1, 8000, 600", f.acked, f.failed, f.bytes, st.achieved)
+	}
+	if len(s.streams) != 1 {
+		t.Errorf("%d streams, want agent a's only", len(s.streams))
+	}
+}

@@ -48,6 +48,9 @@ func (r *runner) openAgents(ctx context.Context) error {
 		Bootstrap: r.target.bootstrap, Properties: r.target.props, Prefix: r.prefix,
 		Agents: r.opts.Agents, JoinTimeout: r.opts.AgentTimeout, Version: r.opts.Version,
 		Log: func(s string) { fmt.Fprintln(r.opts.Log, s) },
+		AgentStats: func(name string, s agent.Stats) {
+			r.opts.Observe.AgentTick(name, s.Acked, s.Failed, s.Bytes, s.Interval)
+		},
 	})
 	r.coord = co // closed (its topic deleted) even when the wait failed
 	if err != nil {

@@ -67,7 +67,7 @@ function chart(svg, lines, opts) {
       }
     } else {
       add("polyline", { points: l.values.map(([t, v]) => x(t).toFixed(1) + "," + y(v).toFixed(1)).join(" "),
-        stroke: colors[l.name] || "#333", "data-series": l.name });
+        stroke: colors[l.name] || (l.name.startsWith("agent-") ? agentColor(+l.name.slice(6)) : "#333"), "data-series": l.title || l.name });
     }
     svg.setAttribute("data-last-" + l.name, l.values[l.values.length - 1][1]);
     svg.setAttribute("data-points-" + l.name, l.values.length);
@@ -94,11 +94,15 @@ function render(state) {
     $("errors").textContent = fmt(last.failed || 0) + " / " + fmt(state.unsent);
     if (last.broker_cpu_cores !== undefined) $("cpu").textContent = fmt(last.broker_cpu_cores, 2) + " cores";
   }
+  const agents = [...new Set(points.filter(p => p.role === "agent").map(p => p.agent))].sort();
   chart($("throughput"), [
     { name: "offered", values: series("producer", "offered") },
     { name: "achieved", values: series("producer", "achieved") },
     { name: "consumed", values: series("consumer", "achieved") },
+    ...agents.map((a, i) => ({ name: "agent-" + i, title: a,
+      values: points.filter(p => p.role === "agent" && p.agent === a).map(p => [p.t, p.achieved]) })),
   ], { marks: state.marks });
+  renderAgents(agents, st.ended);
   const latRole = prod.length ? "producer" : "consumer";
   const lat = ["p50", "p99", "p999"].map(q => ({ name: q, values: series(latRole, q + "_ms") }));
   if (prod.length && cons.length) lat.push({ name: "e2e", values: series("consumer", "p99_ms") });
@@ -145,6 +149,26 @@ function render(state) {
     $("outcome").textContent = st.outcome ? "(" + st.outcome + ")" : "";
     if (st.report) { $("report").hidden = false; $("report").href = st.report; }
   }
+}
+
+// renderAgents lists each agent's latest rate; an agent whose last tick is over 3 s older
+// than the newest tick of the run is shown silent (the coordinator aborts the scenario).
+function renderAgents(agents, ended) {
+  const newest = points.length ? points[points.length - 1].t : 0;
+  $("agents").replaceChildren(...agents.map((a, i) => {
+    const own = points.filter(p => p.role === "agent" && p.agent === a);
+    const last = own[own.length - 1];
+    const silent = !ended && newest - last.t > 3;
+    const li = document.createElement("li");
+    li.style.color = agentColor(i);
+    li.textContent = a + ": " + fmt(last.achieved) + " records/s" + (silent ? " (silent for " + duration(newest - last.t) + ")" : "");
+    li.className = silent ? "silent" : "";
+    return li;
+  }));
+}
+
+function agentColor(i) {
+  return ["#17becf", "#bcbd22", "#e377c2", "#7f7f7f", "#8c564b", "#9467bd"][i % 6];
 }
 
 async function poll() {

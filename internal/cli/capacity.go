@@ -188,6 +188,9 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	obs := web.Series()
 	obs.Begin(observe.Scenario{ID: "capacity"})
 	cf.agents.obs = obs
+	if web != nil {
+		pcfg.TickInterval = liveTick // only the live figures read a search's ticks
+	}
 	scfg.Progress = func(t capacity.Trial) {
 		obs.CapacityTrial(t)
 		fmt.Fprintln(lines, capacityTrialLine(t, scfg.SLOs))

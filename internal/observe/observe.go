@@ -58,7 +58,9 @@ type Scenario struct {
 
 // Status is where the run stands, as the page shows it.
 type Status struct {
-	Study     string `json:"study,omitempty"`
+	Study string `json:"study,omitempty"`
+	// Group is the cluster group running (a study of several cluster shapes).
+	Group     string `json:"group,omitempty"`
 	Scenario  string `json:"scenario,omitempty"`
 	Index     int    `json:"index"` // 1-based
 	Scenarios int    `json:"scenarios"`
@@ -242,6 +244,16 @@ func (s *Series) Phase(phase string) {
 	}
 	s.mu.Lock()
 	s.status.Phase = phase
+	s.mu.Unlock()
+}
+
+// ClusterGroup names the cluster the study's next repeats run on ("2 of 3: 3 brokers...").
+func (s *Series) ClusterGroup(group string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.status.Group = group
 	s.mu.Unlock()
 }
 

@@ -225,3 +225,16 @@ func TestAgentTicks(t *testing.T) {
 		t.Errorf("%d streams, want agent a's only", len(s.streams))
 	}
 }
+
+func TestStatusClusterGroupAndScenario(t *testing.T) {
+	s := New()
+	s.ClusterGroup("2 of 3: 1 broker")
+	s.Begin(Scenario{Study: "st", Index: 1, Scenarios: 4, ID: "b", Repeat: 2, Repeats: 3, Expected: time.Hour})
+	st := s.Snapshot(0).Status
+	if st.Group != "2 of 3: 1 broker" || st.Index != 2 || st.Scenarios != 4 || st.Repeat != 2 || st.Repeats != 3 || st.Phase != "starting" {
+		t.Errorf("status %+v", st)
+	}
+	if st.ScenarioLeftSeconds <= 0 || st.ScenarioLeftSeconds > 3600 {
+		t.Errorf("scenario left %v s, want within the hour planned", st.ScenarioLeftSeconds)
+	}
+}

@@ -82,6 +82,8 @@ function render(state) {
   const st = state.status;
   $("study").textContent = st.study ? "· " + st.study : "";
   $("scenario").textContent = st.scenario ? st.scenario + " (" + st.index + " of " + st.scenarios + ")" : "-";
+  $("group-card").hidden = !st.group;
+  $("group").textContent = st.group || "";
   $("round").textContent = st.repeat ? st.repeat + " of " + st.repeats : "-";
   $("phase").textContent = st.phase;
   $("elapsed").textContent = duration(st.elapsed_s);

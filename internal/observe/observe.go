@@ -206,6 +206,8 @@ type Series struct {
 	trials   []Trial
 	marks    []Mark
 	faults   int
+	// faulted counts the faults applied and not yet healed: the phase stays "fault".
+	faulted  int
 	verified map[string]int64
 	registry *prometheus.Registry
 }
@@ -314,6 +316,9 @@ func (s *Series) produceTick(t load.Tick, brokers *metrics.Series, phase string)
 		st.run.send.Merge(t.SendHistogram)
 	}
 	s.status.Phase = phase
+	if s.faulted > 0 {
+		s.status.Phase = "fault"
+	}
 	s.setBrokers(brokers)
 	s.addPoint(Point{Role: RoleProducer, Offered: st.offered, Achieved: t.RecordsPerSec,
 		P50: ms(t.DueLatency.P50Us), P99: ms(t.DueLatency.P99Us), P999: ms(t.DueLatency.P999Us),
@@ -437,10 +442,14 @@ func (s *Series) mark(kind, detail string) {
 	defer s.mu.Unlock()
 	s.marks = append(s.marks, Mark{T: time.Since(s.start).Seconds(), Kind: kind, Detail: detail})
 	if kind == "fault" {
-		s.status.Phase = "fault"
 		s.faults++
+		s.faulted++
 	} else {
-		s.status.Phase = "measured"
+		s.faulted = max(s.faulted-1, 0)
+	}
+	s.status.Phase = "measured"
+	if s.faulted > 0 {
+		s.status.Phase = "fault"
 	}
 }
 

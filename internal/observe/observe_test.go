@@ -193,7 +193,15 @@ func TestTrialsAndMarks(t *testing.T) {
 		s.CapacityTrial(tr)
 	}
 	s.Fault("1.0s fault leader-kill: broker 2")
+	s.ProduceTick(load.Tick{}, nil)
+	if p := s.Snapshot(0).Status.Phase; p != "fault" {
+		t.Errorf("phase %q while a fault is applied, want fault", p)
+	}
 	s.Healed("4.0s healed leader-kill: broker 2")
+	s.ProduceTick(load.Tick{}, nil)
+	if p := s.Snapshot(0).Status.Phase; p != "measured" {
+		t.Errorf("phase %q once healed, want measured", p)
+	}
 	st := s.Snapshot(0)
 	var pass []bool
 	for _, tr := range st.Trials {

@@ -56,6 +56,25 @@ var (
 // MetricNames lists the names kbench's own collector exposes (histograms by their base name).
 func MetricNames() []string { return append([]string{}, names...) }
 
+// latencies are the stream's latency histograms as metrics, converted again only when they
+// changed since the last scrape.
+func (st *stream) latencies(k Key) []prometheus.Metric {
+	if st.cachedOK && st.cachedAt == st.version {
+		return st.cached
+	}
+	f, l := st.total(), k.values()
+	var out []prometheus.Metric
+	switch {
+	// An agent's own ticks on its coordinator carry counts only, no latencies.
+	case k.Role == RoleProducer && (k.Agent == "" || f.due.Count() > 0):
+		out = append(out, newLatencyMetric(descDue, f.due, l...), newLatencyMetric(descSend, f.send, l...))
+	case k.Role == RoleConsumer && f.e2e.Count() > 0:
+		out = append(out, newLatencyMetric(descE2E, f.e2e, l...))
+	}
+	st.cached, st.cachedAt, st.cachedOK = out, st.version, true
+	return out
+}
+
 // collector exposes a Series. It describes nothing in advance (an unchecked collector): its
 // label values come and go with the run's scenarios.
 type collector struct{ s *Series }
@@ -74,7 +93,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for _, k := range s.order {
 		st, l := s.streams[k], k.values()
-		f := st.total()
+		f := st.counts()
 		if k.Role == RoleProducer {
 			counter(descSent, f.acked+f.failed, l...)
 			counter(descAcked, f.acked, l...)
@@ -82,19 +101,14 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 			counter(descUnsent, f.unsent, l...)
 			counter(descAckBytes, f.bytes, l...)
 			gauge(descOffered, st.offered, l...)
-			// An agent's own ticks on its coordinator carry counts only, no latencies.
-			if k.Agent == "" || f.due.Count() > 0 {
-				ch <- newLatencyMetric(descDue, f.due, l...)
-				ch <- newLatencyMetric(descSend, f.send, l...)
-			}
 		} else {
 			counter(descConsumed, f.consumed, l...)
 			counter(descConBytes, f.consumedBytes, l...)
-			if f.e2e.Count() > 0 {
-				ch <- newLatencyMetric(descE2E, f.e2e, l...)
-			}
 		}
 		gauge(descAchieved, st.achieved, l...)
+		for _, m := range st.latencies(k) {
+			ch <- m
+		}
 	}
 	repeat := ""
 	if s.status.Repeat > 0 {

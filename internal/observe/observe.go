@@ -170,6 +170,11 @@ func (f *figures) addCounts(o figures) {
 type stream struct {
 	done, run         figures
 	offered, achieved float64
+	// version counts the changes to the histograms; latencies, converted for Prometheus at
+	// version cachedAt, are reused until it moves (a study's finished repeats cost nothing).
+	version, cachedAt int
+	cached            []prometheus.Metric
+	cachedOK          bool
 }
 
 // total is done plus run.
@@ -185,10 +190,18 @@ func (st *stream) total() figures {
 	return t
 }
 
+// counts is done plus run without the histograms.
+func (st *stream) counts() figures {
+	t := st.run
+	t.addCounts(st.done)
+	return t
+}
+
 // finish closes the running run into done.
 func (st *stream) finish() {
 	st.done.add(st.run)
 	st.run = newFigures()
+	st.version++
 }
 
 // Series is a run's live figures. Its methods are safe for concurrent use.
@@ -315,6 +328,7 @@ func (s *Series) produceTick(t load.Tick, brokers *metrics.Series, phase string)
 	if t.SendHistogram != nil {
 		st.run.send.Merge(t.SendHistogram)
 	}
+	st.version++
 	s.status.Phase = phase
 	if s.faulted > 0 {
 		s.status.Phase = "fault"

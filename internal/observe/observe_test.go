@@ -80,6 +80,11 @@ func TestFinalFiguresReplaceTicks(t *testing.T) {
 	tick := metrics.NewHistogram()
 	tick.Record(time.Millisecond)
 	s.ProduceTick(load.Tick{Acked: 5, TotalAcked: 5, TotalFailed: 1, RecordsPerSec: 900, DueHistogram: tick}, nil)
+	// A scrape between the tick and the result: the histogram converted then must not be
+	// served again once the result replaced it.
+	if n := dueCount(t, s); n != 1 {
+		t.Errorf("due latencies after the tick: %d, want 1", n)
+	}
 	total := metrics.NewHistogram()
 	for range 7 {
 		total.Record(time.Millisecond)
@@ -121,6 +126,12 @@ func TestFinalFiguresReplaceTicks(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("%s not exposed", name)
 		}
+	}
+	// Unchanged since, the stream's histograms are not converted again.
+	st := s.streams[s.key(RoleProducer)]
+	first := st.cached[0]
+	if dueCount(t, s); st.cached[0] != first {
+		t.Error("an unchanged histogram was converted again")
 	}
 	if st := s.Snapshot(0); len(st.Points) != 1 || st.Points[0].Achieved != 900 || st.Unsent != 3 {
 		t.Errorf("snapshot %+v, want one point at 900 records/s and 3 unsent", st)
@@ -245,4 +256,19 @@ func TestStatusClusterGroupAndScenario(t *testing.T) {
 	if st.ScenarioLeftSeconds <= 0 || st.ScenarioLeftSeconds > 3600 {
 		t.Errorf("scenario left %v s, want within the hour planned", st.ScenarioLeftSeconds)
 	}
+}
+
+func dueCount(t *testing.T, s *Series) uint64 {
+	t.Helper()
+	families, err := s.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == "kbench_due_latency_seconds" {
+			return f.Metric[0].GetHistogram().GetSampleCount()
+		}
+	}
+	t.Fatal("no kbench_due_latency_seconds")
+	return 0
 }

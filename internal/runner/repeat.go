@@ -77,7 +77,9 @@ func (r *runner) runAll(ctx context.Context, out *Outcome, run *results.Run, don
 				r.progress.clusterStarted()
 			}
 			current = step.Group
-			r.opts.Observe.ClusterGroup(fmt.Sprintf("%d of %d: %s", current+1, len(groups), groups[current].Shape))
+			if len(groups) > 1 {
+				r.opts.Observe.ClusterGroup(fmt.Sprintf("%d of %d: %s", current+1, len(groups), groups[current].Shape))
+			}
 			if err := r.recordShape(run, groups[current]); err != nil {
 				return err
 			}

@@ -123,7 +123,9 @@ function render(state) {
     $("verified-counts").textContent = ["sent", "acknowledged", "failed", "unsent", "read", "lost", "duplicated",
       "reordered", "inconsistent", "unexpected"].filter(k => k in state.verified).map(k => k + " " + fmt(state.verified[k])).join(", ");
   }
-  chart($("brokercpu"), [{ name: "cpu", values: points.filter(p => p.broker_cpu_cores !== undefined).map(p => [p.t, p.broker_cpu_cores]) }]);
+  const cpu = points.filter(p => p.broker_cpu_cores !== undefined).map(p => [p.t, p.broker_cpu_cores]);
+  $("cpu-fig").hidden = !cpu.length; // brokers kbench does not sample (another cluster) have none
+  chart($("brokercpu"), [{ name: "cpu", values: cpu }]);
   if (state.trials.length) {
     $("ladder-fig").hidden = false;
     chart($("ladder"), [{ name: "trials", values: state.trials.map(t => [t.achieved, t.p99_ms, t.pass]) }], { dots: true });
@@ -135,6 +137,7 @@ function render(state) {
       return li;
     }));
   }
+  $("brokers").hidden = !state.brokers.length;
   const body = document.querySelector("#brokers tbody");
   body.replaceChildren(...state.brokers.map(b => {
     const tr = document.createElement("tr");

@@ -30,6 +30,7 @@ import (
 
 	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/verify"
 )
 
@@ -546,5 +547,38 @@ func TestWindowLinesKeepTheirInterval(t *testing.T) {
 		if n < 3000 || n > 5000 || rate < 1500 || rate > 2500 {
 			t.Errorf("window line %q: want about 4000 records at about 2000 records/s", l[0])
 		}
+	}
+}
+
+// TestCapacityLiveFigures: a short capacity search (kfake, two trials) shows every trial in
+// kbench_capacity_trials_total, and its records in one counter that only grew: at the end it
+// holds exactly what the search wrote, its idle and settle probes' records included.
+func TestCapacityLiveFigures(t *testing.T) {
+	const topic = "live-capacity"
+	boot := fakeBootstrap(t, topic)
+	addr := freeAddr(t)
+	done := make(chan struct{})
+	var stdout, stderr string
+	var code int
+	go func() {
+		defer close(done)
+		stdout, stderr, code = runKbench("capacity", "--bootstrap-server", boot, "--topic", topic, "--record-size", "100",
+			"--trial", "4s", "--confirm", "4s", "--warmup", "1s", "--max-trials", "2", "--json",
+			"--metrics-addr", addr, "--metrics-linger", "3s")
+	}()
+	end := scrapeAtEnd(t, addr, done)
+	<-done
+	var res results.Capacity
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("exit %d, stdout not JSON (%v): %s", code, err, stderr)
+	}
+	written := res.BaselineRecords
+	for _, tr := range res.Trials {
+		written += tr.Records.Acked + tr.SettleRecords
+	}
+	trials := sumWhere(end, "kbench_capacity_trials_total", nil)
+	acked := sumWhere(end, "kbench_records_acknowledged_total", map[string]string{"scenario": "capacity"})
+	if len(res.Trials) == 0 || trials != float64(len(res.Trials)) || acked != float64(written) {
+		t.Errorf("/metrics: %v trials, %v acknowledged; the search: %d trials, %d records written", trials, acked, len(res.Trials), written)
 	}
 }

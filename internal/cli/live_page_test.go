@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -10,20 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
-
-// chromiumBinary is Debian's chromium package's browser.
-const chromiumBinary = "/usr/bin/chromium"
 
 // pageView is what a person sees on the live page at one moment.
 type pageView struct {
@@ -50,12 +39,7 @@ const readPage = `(() => ({
 // 10% of the rate kbench prints, the end is announced with a link to the report, and the page
 // logs no error and asks no other host for anything.
 func TestLivePageInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromiumBinary); err != nil {
-		if testing.Short() {
-			t.Skipf("no %s (Debian's chromium package): .ci/run installs it", chromiumBinary)
-		}
-		t.Fatalf("no %s (Debian's chromium package; .ci/run installs it): %v", chromiumBinary, err)
-	}
+	needChromium(t)
 	const topic = "live-page"
 	boot := liveBootstrap(t, topic)
 	dir := t.TempDir()
@@ -91,53 +75,9 @@ func TestLivePageInBrowser(t *testing.T) {
 		}
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumBinary),
-		chromedp.NoSandbox, chromedp.UserDataDir(filepath.Join(dir, "chromium")))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel() // closes the browser it started
-	var (
-		mu       sync.Mutex
-		problems []string
-	)
-	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-				var text []string
-				for _, a := range ev.Args {
-					text = append(text, string(a.Value)+a.Description)
-				}
-				problems = append(problems, fmt.Sprintf("console %s: %s", ev.Type, strings.Join(text, " ")))
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
-		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.EntryLevelError {
-				problems = append(problems, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
-			}
-		case *network.EventRequestWillBeSent:
-			if u, err := url.Parse(ev.Request.URL); err != nil || (u.Scheme != "data" && u.Host != web) {
-				problems = append(problems, "request to another host: "+ev.Request.URL)
-			}
-		}
-	})
-	if err != nil {
-		t.Fatalf("start %s: %v", chromiumBinary, err)
-	}
-	for _, enable := range []func() error{
-		func() error { _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); return err },
-		func() error { _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); return err },
-		func() error { _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); return err },
-		func() error { return chromedp.Do(ctx, chromedp.Navigate(pageURL)) },
-	} {
-		if err := enable(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b := openBrowser(t, dir, pageURL, func(u *url.URL) bool { return u.Host == web })
+	ctx := b.ctx
+	var err error
 	phases := map[string]bool{}
 	var view pageView
 	for deadline := time.Now().Add(2 * time.Minute); !view.Ended; time.Sleep(250 * time.Millisecond) {
@@ -177,10 +117,6 @@ func TestLivePageInBrowser(t *testing.T) {
 	if n, _ := strconv.Atoi(view.Points); n < 3 || math.Abs(last-printed) > 0.1*printed {
 		t.Errorf("throughput chart: %s points, last %.0f records/s; kbench printed %.0f", view.Points, last, printed)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range problems {
-		t.Error(p)
-	}
+	b.reportProblems(t)
 	t.Logf("phases %v; chart's last point %.0f records/s, printed %.0f", phases, last, printed)
 }

@@ -284,7 +284,15 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 	var timedOut bool
 	endCh := make(chan time.Time, 1)
 	go func() {
-		endCh <- consumerTicks(runCtx, workers, e2eM, &cfg, start, &lastRecord, &timedOut, cancel, tick)
+		soFar := func() (records, bytes int64, joined time.Duration) {
+			for _, w := range workers {
+				records += w.records.Load()
+				bytes += w.bytes.Load()
+				joined = max(joined, time.Duration(w.joined.Load()))
+			}
+			return records, bytes, joined
+		}
+		endCh <- consumeTicks(runCtx, soFar, e2eM, cfg.TickInterval, cfg.Timeout, start, &lastRecord, &timedOut, cancel, tick)
 	}()
 	wg.Wait()
 	cancel()
@@ -395,21 +403,26 @@ func headerTimestamp(r *kgo.Record) (int64, bool) {
 	return 0, false
 }
 
-// consumerTicks delivers ticks and watches the timeout until ctx ends; it returns the end of
-// the run: the moment the run was stopped, as Kafka's tool takes it after its poll loop.
-func consumerTicks(ctx context.Context, workers []*consumerWorker, e2e *metrics.Merger, cfg *ConsumerConfig, start time.Time, lastRecord *atomic.Int64, timedOut *bool, cancel context.CancelFunc, tick func(ConsumeTick)) time.Time {
+// consumedSoFar is what a run's consumers have read so far, for its ticks: records, bytes
+// and (a group's) the longest time a consumer waited to join.
+type consumedSoFar func() (records, bytes int64, joined time.Duration)
+
+// consumeTicks delivers ticks every interval and watches the timeout (no record for that
+// long ends the run) until ctx ends; it returns the end of the run: the moment the run was
+// stopped, as Kafka's tool takes it after its poll loop. Classic and share consumers both
+// tick through it.
+func consumeTicks(ctx context.Context, soFar consumedSoFar, e2e *metrics.Merger, interval, timeout time.Duration, start time.Time, lastRecord *atomic.Int64, timedOut *bool, cancel context.CancelFunc, tick func(ConsumeTick)) time.Time {
 	check := time.NewTicker(100 * time.Millisecond)
 	defer check.Stop()
-	nextTick := start.Add(cfg.TickInterval)
+	nextTick := start.Add(interval)
 	var prevRecords, prevBytes int64
-	var prevJoined time.Duration
-	prev := time.Duration(0)
+	var prevJoined, prev time.Duration
 	for {
 		select {
 		case <-ctx.Done():
 			return time.Now()
 		case now := <-check.C:
-			if now.Sub(start)-time.Duration(lastRecord.Load()) > cfg.Timeout {
+			if now.Sub(start)-time.Duration(lastRecord.Load()) > timeout {
 				*timedOut = true
 				cancel()
 				return now
@@ -417,15 +430,9 @@ func consumerTicks(ctx context.Context, workers []*consumerWorker, e2e *metrics.
 			if tick == nil || now.Before(nextTick) {
 				continue
 			}
-			nextTick = nextTick.Add(cfg.TickInterval)
+			nextTick = nextTick.Add(interval)
 			el := now.Sub(start)
-			var records, byts int64
-			var joined time.Duration
-			for _, w := range workers {
-				records += w.records.Load()
-				byts += w.bytes.Load()
-				joined = max(joined, time.Duration(w.joined.Load()))
-			}
+			records, byts, joined := soFar()
 			iv, _ := e2e.Tick()
 			t := ConsumeTick{Elapsed: el, Interval: el - prev,
 				Records: records - prevRecords, Bytes: byts - prevBytes,

@@ -250,7 +250,14 @@ func ConsumeShare(ctx context.Context, cfg ShareConfig, tick func(ConsumeTick)) 
 	var timedOut bool
 	endCh := make(chan time.Time, 1)
 	go func() {
-		endCh <- shareTicks(runCtx, consumers, e2eM, &cfg, start, &lastRecord, &timedOut, cancel, tick)
+		soFar := func() (records, bytes int64, _ time.Duration) {
+			for _, c := range consumers {
+				records += c.delivered.Load()
+				bytes += c.bytes.Load()
+			}
+			return records, bytes, 0
+		}
+		endCh <- consumeTicks(runCtx, soFar, e2eM, cfg.TickInterval, cfg.Timeout, start, &lastRecord, &timedOut, cancel, tick)
 	}()
 	wg.Wait()
 	cancel()
@@ -390,47 +397,6 @@ func (c *shareConsumer) poll(ctx context.Context, cfg *ShareConfig, seen *shareS
 		lastRecord.Store(int64(now.Sub(start)))
 		if cfg.Records > 0 && seen.distinct.Load() >= cfg.Records && seen.pending.Load() <= 0 {
 			stop()
-		}
-	}
-}
-
-// shareTicks delivers ticks and watches the timeout until ctx ends; it returns the end of
-// the run.
-func shareTicks(ctx context.Context, consumers []*shareConsumer, e2e *metrics.Merger, cfg *ShareConfig, start time.Time, lastRecord *atomic.Int64, timedOut *bool, cancel context.CancelFunc, tick func(ConsumeTick)) time.Time {
-	check := time.NewTicker(100 * time.Millisecond)
-	defer check.Stop()
-	nextTick := start.Add(cfg.TickInterval)
-	var prevRecords, prevBytes int64
-	prev := time.Duration(0)
-	for {
-		select {
-		case <-ctx.Done():
-			return time.Now()
-		case now := <-check.C:
-			if now.Sub(start)-time.Duration(lastRecord.Load()) > cfg.Timeout {
-				*timedOut = true
-				cancel()
-				return now
-			}
-			if tick == nil || now.Before(nextTick) {
-				continue
-			}
-			nextTick = nextTick.Add(cfg.TickInterval)
-			el := now.Sub(start)
-			var records, byts int64
-			for _, c := range consumers {
-				records += c.delivered.Load()
-				byts += c.bytes.Load()
-			}
-			iv, _ := e2e.Tick()
-			t := ConsumeTick{Elapsed: el, Interval: el - prev, Records: records - prevRecords, Bytes: byts - prevBytes,
-				TotalRecords: records, TotalBytes: byts, EndToEnd: iv.Summary()}
-			if s := t.Interval.Seconds(); s > 0 {
-				t.RecordsPerSec = float64(t.Records) / s
-				t.MiBPerSec = float64(t.Bytes) / s / (1024 * 1024)
-			}
-			prevRecords, prevBytes, prev = records, byts, el
-			tick(t)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,31 +16,10 @@ import (
 	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/preflight"
 	"github.com/kbench/kbench/internal/results"
-	"github.com/kbench/kbench/internal/settings"
 )
 
 func newConsumeCommand() *cobra.Command {
-	var (
-		cfg          load.ConsumerConfig
-		pf           clientPropertyFlags
-		topic        string
-		messages     int64
-		numRecords   int64
-		fetchSize    int
-		socketBuffer int
-		timeoutMs    int64
-		detailed     bool
-		interval     int64
-		dateFormat   string
-		hideHeader   bool
-		jsonOut      bool
-		printMetrics bool
-		threads      int
-		bm           brokerMetricsFlags
-		share        shareFlags
-		tool         = defaultToolVersion
-		lf           live.Flags
-	)
+	var cf consumeFlags
 	cmd := &cobra.Command{
 		Use:   "consume",
 		Short: "Consume records and report throughput, as kafka-consumer-perf-test does",
@@ -69,51 +47,13 @@ Examples:
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := checkConsumeFlags(cmd.Flags()); err != nil {
-				return err
-			}
-			if err := share.check(cmd.Flags()); err != nil {
-				return err
-			}
-			props, err := pf.properties(args)
+			cfg, err := cf.config(cmd, args)
 			if err != nil {
 				return err
 			}
-			if err := checkSecurityTarget(cfg.Bootstrap, props, "consumer.config"); err != nil {
-				return err
-			}
-			if topic != "" {
-				cfg.Topics = []string{topic}
-			}
-			switch {
-			case messages > 0 && numRecords > 0 && messages != numRecords:
-				return errors.New("--messages and --num-records disagree; give one")
-			case numRecords > 0:
-				cfg.Records = numRecords
-			default:
-				cfg.Records = messages
-			}
-			if cfg.Records == 0 && cfg.Duration == 0 {
-				return errors.New("--messages (or --num-records) or --duration is required")
-			}
-			if interval <= 0 {
-				return errors.New("--reporting-interval must be greater than 0")
-			}
-			// The flags Kafka's tool turns into properties, taking precedence over the file.
-			props["max.partition.fetch.bytes"] = strconv.Itoa(fetchSize)
-			if cmd.Flags().Changed("socket-buffer-size") {
-				props["receive.buffer.bytes"] = strconv.Itoa(socketBuffer)
-			}
-			// Bad properties are refused before a cluster is contacted.
-			if _, err := load.ParseProperties(settings.Consumer, props); err != nil {
-				return err
-			}
-			cfg.Properties = props
-			if threads > 0 && !cmd.Flags().Changed("consumers") {
-				cfg.Consumers = threads
-			}
-			cfg.Timeout = time.Duration(timeoutMs) * time.Millisecond
-			cfg.TickInterval = time.Duration(interval) * time.Millisecond
+			props := cfg.Properties
+			bm, share, lf, tool := &cf.bm, &cf.share, &cf.lf, cf.tool
+			dateFormat, hideHeader, jsonOut, printMetrics, detailed := cf.dateFormat, cf.hideHeader, cf.jsonOut, cf.printMetrics, cf.detailed
 			brokers, err := bm.setup(cmd, &cfg.Bootstrap, props, errOut)
 			if err != nil {
 				return err
@@ -166,7 +106,7 @@ Examples:
 				fmt.Fprintf(errOut, "kbench: warning: %s\n", w)
 			}
 			if res.TimedOut && cfg.Records > 0 && res.Records < cfg.Records {
-				fmt.Fprintf(lines, "WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.\n", timeoutMs)
+				fmt.Fprintf(lines, "WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.\n", cf.timeoutMs)
 			}
 			from, to := consumeWindow(res, cfg.Timeout)
 			brokerSummary := brokers.stop(from, to, errOut)
@@ -174,34 +114,7 @@ Examples:
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&cfg.Bootstrap, "bootstrap-server", "", "brokers to connect to (overrides bootstrap.servers)")
-	f.StringVar(&topic, "topic", "", "topic to consume from")
-	f.StringVar(&cfg.Include, "include", "", "regular expression of the topics to consume")
-	f.StringVar(&cfg.Group, "group", "", "consumer group (default perf-consumer-<random>)")
-	f.Int64Var(&messages, "messages", 0, "number of records to consume")
-	f.Int64Var(&numRecords, "num-records", 0, "number of records to consume (Kafka 4.2 spelling)")
-	f.IntVar(&fetchSize, "fetch-size", 1024*1024, "max.partition.fetch.bytes: bytes fetched per partition per request")
-	f.IntVar(&socketBuffer, "socket-buffer-size", 2*1024*1024, "receive.buffer.bytes (no franz-go equivalent: warned)")
-	f.StringVar(&pf.configFile, "consumer.config", "", "consumer properties file")
-	f.StringVar(&pf.cmdConfig, "command-config", "", "consumer properties file (Kafka 4.2 spelling)")
-	f.StringArrayVar(&pf.cmdProps, "command-property", nil, "consumer property name=value (repeatable)")
-	f.StringArrayVarP(&pf.xProps, "property", "X", nil, "consumer property name=value (short alias)")
-	f.BoolVar(&cfg.FromLatest, "from-latest", false, "start a new group at the end of the log instead of the start")
-	f.Int64Var(&timeoutMs, "timeout", load.DefaultConsumeTimeout.Milliseconds(), "ms without records after which the run ends")
-	f.BoolVar(&detailed, "show-detailed-stats", false, "print a row every reporting interval instead of the summary")
-	f.Int64Var(&interval, "reporting-interval", 5000, "ms between detailed rows")
-	f.StringVar(&dateFormat, "date-format", "yyyy-MM-dd HH:mm:ss:SSS", "java.text.SimpleDateFormat pattern of the time fields")
-	f.BoolVar(&hideHeader, "hide-header", false, "do not print the header")
-	f.BoolVar(&printMetrics, "print-metrics", false, "print kbench's measurements as a metric table at the end")
-	f.IntVar(&cfg.Consumers, "consumers", 1, "consumer clients in the group")
-	f.IntVar(&threads, "threads", 0, "alias of --consumers (removed from Kafka's tool; accepted for old scripts)")
-	f.DurationVar(&cfg.Duration, "duration", 0, "run for at most this long")
-	f.BoolVar(&jsonOut, "json", false, "print the whole result as JSON on stdout (rows go to stderr)")
-	f.Var(&tool, "tool-version", "the Kafka release whose kafka-consumer-perf-test lines to print, 4.0 to 4.4 (4.2 on: the --messages deprecation notice)")
-	share.register(f)
-	bm.register(f)
-	lf.Register(f)
+	cf.register(cmd.Flags())
 	return cmd
 }
 

@@ -354,12 +354,9 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 	// tried again at once, every step down from far above would cost two trials; a fluke
 	// failure costs the same either way, as the rate is tried again before it is an end.
 	if p := s.provisional(i, fin, lo); p > 0 && (hi == 0 || p <= hi) {
-		if fin.lower == 0 || p/fin.lower <= 1+c.Precision {
-			und := within(fin.undecided, lo, p)
-			if fin.lower == 0 && p/lo > 1+c.Precision {
-				und = nil
-			}
-			if len(und) > 0 {
+		// lo is the full-length lower bound, or the coarse one while there is none.
+		if lo > 0 && p/lo <= 1+c.Precision {
+			if und := within(fin.undecided, lo, p); len(und) > 0 {
 				return nearestMiddle(und, lo, p), c.Trial, PhaseFinal, true
 			}
 		}

@@ -54,10 +54,10 @@ func NeedIDs(urls []BrokerURL) bool {
 
 // AssignBrokerURLs pairs the URLs with the brokers' node ids: a URL with an ID goes to that
 // broker, the others to the remaining brokers in node-id order. It returns one target per
-// broker (those without a URL have none). ids may be nil when every URL has an ID.
+// broker (those without a URL have none). ids may be empty when every URL has an ID.
 func AssignBrokerURLs(ids []int, urls []BrokerURL) ([]BrokerTarget, error) {
 	ids = slices.Sorted(slices.Values(ids))
-	if ids == nil {
+	if len(ids) == 0 {
 		for _, u := range urls {
 			ids = append(ids, u.ID)
 		}

@@ -240,14 +240,10 @@ func urlBrokers(ctx context.Context, bootstrap string, props map[string]string, 
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-url %w", err)
 	}
-	var ids []int
+	var ids []int // nil when every URL names its broker (AssignBrokerURLs takes theirs)
 	if metrics.NeedIDs(urls) {
 		if ids, err = BrokerIDs(ctx, bootstrap, props); err != nil {
 			return nil, fmt.Errorf("--metrics-url without ID=: %w", err)
-		}
-	} else {
-		for _, u := range urls {
-			ids = append(ids, u.ID)
 		}
 	}
 	all, err := metrics.AssignBrokerURLs(ids, urls)

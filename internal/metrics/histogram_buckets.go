@@ -17,18 +17,15 @@ const bucketGrowth = 1.02
 func (h *Histogram) Buckets() []Bucket {
 	var out []Bucket
 	lower := int64(-1)
-	for _, bar := range h.h.Distribution() {
-		if bar.Count == 0 {
-			continue
-		}
+	h.forEachCount(func(from, to, count int64) {
 		n := len(out)
-		if n > 0 && float64(bar.To) <= float64(lower)*bucketGrowth {
-			out[n-1].UpperMicros = bar.To
-			out[n-1].Count += bar.Count
-			continue
+		if n > 0 && float64(to) <= float64(lower)*bucketGrowth {
+			out[n-1].UpperMicros = to
+			out[n-1].Count += count
+			return
 		}
-		lower = bar.From
-		out = append(out, Bucket{UpperMicros: bar.To, Count: bar.Count})
-	}
+		lower = from
+		out = append(out, Bucket{UpperMicros: to, Count: count})
+	})
 	return out
 }

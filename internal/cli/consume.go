@@ -28,7 +28,9 @@ Kafka's kafka-consumer-perf-test.sh (Kafka 4.1 and 4.2 spellings) and prints the
 and rows. --consumers N runs N clients in one group. Records produced by kbench produce carry
 their send time (a kbench-ts header), and kbench consume reports end-to-end latency from it
 in microseconds (other records: from their create timestamp, in milliseconds); the latency
-line follows the summary, and --json holds the whole result with the histogram.
+line follows the summary, and --json holds the whole result with the histogram. As in Kafka's
+tool, a run ends after the poll that reaches --messages: it counts that whole poll, up to
+max.poll.records (500 unless set with --consumer.config or --command-property).
 
 ` + shareConsumeHelp + `
 

@@ -61,6 +61,11 @@ func TestProduceConsumeCommands(t *testing.T) {
 		{name: "consume the 4.1 way",
 			args:    []string{"consume", "--bootstrap-server", boot, "--topic", "cli-a", "--messages", "5000", "--timeout", "20000"},
 			wantOut: []string{"start.time, end.time", ", 5000, ", "End-to-end (header) latency ms"}},
+		// Kafka's tool counts the whole poll that reaches --messages: one poll of
+		// max.poll.records when the topic holds more.
+		{name: "consume one message reads one poll",
+			args:    []string{"consume", "--bootstrap-server", boot, "--topic", "cli-a", "--messages", "1", "--command-property", "max.poll.records=100"},
+			wantOut: []string{", 100, "}},
 		{name: "consume the 4.2 way, detailed, no header, two consumers",
 			args: []string{"consume", "--bootstrap-server", boot, "--include", "cli-.*", "--num-records", "6000", "--consumers", "2",
 				"--show-detailed-stats", "--reporting-interval", "100", "--hide-header", "--command-property", "fetch.max.wait.ms=100",

@@ -31,6 +31,9 @@ type ClientSettings struct {
 	TransactionalID string
 	// Idempotent says whether idempotent writes are in force (producers only).
 	Idempotent bool
+	// MaxPollRecords is max.poll.records: the most records one poll returns (consumers only;
+	// the caller polls with kgo's PollRecords).
+	MaxPollRecords int
 	// Resolved are the checked properties, for checks that need the records too
 	// (settings.CheckRecords).
 	Resolved *settings.Resolved
@@ -245,6 +248,7 @@ func (b *settingsBuilder) consumer(s *ClientSettings) {
 		s.Opts = append(s.Opts, kgo.Rack(rack))
 	}
 	b.value("group.id") // applied by Consume with kgo.ConsumerGroup
+	s.MaxPollRecords = int(b.int("max.poll.records"))
 	switch b.value("auto.offset.reset") {
 	case "earliest":
 		s.Opts = append(s.Opts, kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))

@@ -166,6 +166,7 @@ type consumerWorker struct {
 	headers, stamps atomic.Int64
 	errMu           sync.Mutex
 	errs            map[string]int64
+	maxPoll         int // max.poll.records: Kafka's tool counts each poll whole
 }
 
 func (w *consumerWorker) onAssigned(_ context.Context, _ *kgo.Client, m map[string][]int32) {
@@ -233,7 +234,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		recs[i] = metrics.NewRecorder()
 	}
 	for i := range workers {
-		w := &consumerWorker{e2e: recs[i%len(recs)], joinStart: start, errs: map[string]int64{}, seen: seen}
+		w := &consumerWorker{e2e: recs[i%len(recs)], joinStart: start, errs: map[string]int64{}, seen: seen, maxPoll: settings.MaxPollRecords}
 		opts := []kgo.Opt{
 			kgo.SeedBrokers(seeds...),
 			kgo.ClientID(fmt.Sprintf("kbench-consumer-%d", i)),
@@ -345,7 +346,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 // poll consumes until ctx ends or the run's total reaches limit (then it cancels the run).
 func (w *consumerWorker) poll(ctx context.Context, limit int64, total, lastRecord *atomic.Int64, start time.Time, cancel context.CancelFunc) {
 	for ctx.Err() == nil {
-		fetches := w.cl.PollFetches(ctx)
+		fetches := w.cl.PollRecords(ctx, w.maxPoll)
 		if fetches.IsClientClosed() {
 			return
 		}

@@ -276,12 +276,12 @@ func TestRoles(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	names := Names(Consumer, Property.Studyable)
-	for _, n := range []string{"fetch.min.bytes", "client.id", "max.poll.interval.ms"} {
+	for _, n := range []string{"fetch.min.bytes", "client.id", "max.poll.interval.ms", "max.poll.records"} {
 		if !slices.Contains(names, n) {
 			t.Errorf("%s missing from a study's consumer properties", n)
 		}
 	}
-	for _, n := range []string{"group.id", "max.poll.records", "sasl.jaas.config", "acks"} {
+	for _, n := range []string{"group.id", "check.crcs", "sasl.jaas.config", "acks"} {
 		if slices.Contains(names, n) {
 			t.Errorf("%s listed as a study's consumer property", n)
 		}

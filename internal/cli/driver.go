@@ -41,6 +41,10 @@ func openDriver(ctx context.Context, cfg load.ProducerConfig, a agentFlags, verb
 		closeRun()
 		return nil, nil, err
 	}
+	if !a.producersSet() {
+		// Each agent runs at least one producer: without --producers, one each.
+		cfg.Producers = a.agents
+	}
 	d := co.Producers(agent.Job{Scenario: cfg.Topic, Producers: cfg})
 	return d, func() { d.Close(); closeRun() }, nil
 }

@@ -17,11 +17,19 @@ type agentFlags struct {
 	timeout time.Duration
 	// obs receives each agent's own ticks (nil: none).
 	obs *observe.Series
+	// flags is the verb's flag set, to tell whether --producers was given.
+	flags *pflag.FlagSet
 }
 
 func (a *agentFlags) register(f *pflag.FlagSet) {
-	f.IntVar(&a.agents, "agents", 0, "run the load on this many remote agents (kbench agent), none here")
+	a.flags = f
+	f.IntVar(&a.agents, "agents", 0, "run the load on this many remote agents (kbench agent), none here; without --producers, one producer on each")
 	f.DurationVar(&a.timeout, "agent-timeout", 2*time.Minute, "how long to wait for --agents agents to join")
+}
+
+// producersSet says whether the verb's --producers was given.
+func (a agentFlags) producersSet() bool {
+	return a.flags != nil && a.flags.Changed("producers")
 }
 
 // printAgentLines prints one line per agent and the start skew, after the summary.

@@ -106,7 +106,7 @@ func TestAgentsInHosts(t *testing.T) {
 	defer cancel()
 	coord := coordinator(t, ctx, "produce", "--bootstrap-server", c.Bootstrap(), "--topic", topic,
 		"--num-records", strconv.Itoa(records), "--record-size", "100", "--throughput", "-1",
-		"--producers", "3", "--agents", "3")
+		"--agents", "3") // no --producers: one on each agent
 	out, err := coord.CombinedOutput()
 	if err != nil {
 		for i, o := range outs {
@@ -124,6 +124,9 @@ func TestAgentsInHosts(t *testing.T) {
 	var acked int64
 	for _, m := range agentLine.FindAllStringSubmatch(string(out), -1) {
 		names = append(names, m[1])
+		if m[2] != "1" {
+			t.Errorf("agent %s ran %s producers; without --producers each agent runs one", m[1], m[2])
+		}
 		a, _ := strconv.ParseInt(m[4], 10, 64)
 		acked += a
 		if m[5] != "0" || m[6] != "0" {

@@ -126,7 +126,8 @@ func (w *worker) startTrial(start time.Time) {
 			}
 			seq++
 			send(Message{Kind: KindStats, Stats: &Stats{Seq: seq, Elapsed: t.Elapsed, Interval: t.Interval, Warmup: t.Warmup,
-				Acked: t.Acked, Failed: t.Failed, Bytes: t.Bytes, Due: t.DueHistogram, Send: t.SendHistogram}})
+				Acked: t.Acked, Failed: t.Failed, Bytes: t.Bytes, Buffered: t.Buffered, BufferedBytes: t.BufferedBytes,
+				Due: t.DueHistogram, Send: t.SendHistogram}})
 		})
 		var consumed *load.ConsumeResult
 		if cons != nil {

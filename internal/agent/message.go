@@ -111,6 +111,9 @@ type Stats struct {
 	Acked    int64         `json:"acked"`
 	Failed   int64         `json:"failed"`
 	Bytes    int64         `json:"bytes"`
+	// Buffered and BufferedBytes are the agent's records waiting in its clients at the tick.
+	Buffered      int64 `json:"buffered,omitempty"`
+	BufferedBytes int64 `json:"buffered_bytes,omitempty"`
 	// Due and Send are the interval's due-time and send-time latencies.
 	Due  *metrics.Histogram `json:"due"`
 	Send *metrics.Histogram `json:"send"`

@@ -50,6 +50,8 @@ func (m *tickMerger) merge(byAgent map[string]*Stats) load.Tick {
 		t.Acked += s.Acked
 		t.Failed += s.Failed
 		t.Bytes += s.Bytes
+		t.Buffered += s.Buffered
+		t.BufferedBytes += s.BufferedBytes
 		if s.Due != nil {
 			due.Merge(s.Due)
 		}

@@ -44,6 +44,7 @@ func (w *tickWindow) add(t load.Tick) (load.Tick, bool) {
 		s.Elapsed, s.Interval, s.Warmup = t.Elapsed, s.Interval+t.Interval, t.Warmup
 		s.Acked, s.Failed, s.Bytes = s.Acked+t.Acked, s.Failed+t.Failed, s.Bytes+t.Bytes
 		s.TotalAcked, s.TotalFailed, s.TotalBytes, s.TotalDueLatency = t.TotalAcked, t.TotalFailed, t.TotalBytes, t.TotalDueLatency
+		s.Buffered, s.BufferedBytes = t.Buffered, t.BufferedBytes // gauges: the latest
 		merge(s.DueHistogram, t.DueHistogram)
 		merge(s.SendHistogram, t.SendHistogram)
 	}

@@ -283,11 +283,13 @@ func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interva
 		case <-stop:
 			return
 		case <-t.C:
-			var acked, failed, byts int64
+			var acked, failed, byts, buffered, bufferedBytes int64
 			for _, w := range workers {
 				acked += w.acked.Load()
 				failed += w.failed.Load()
 				byts += w.bytes.Load()
+				buffered += w.cl.BufferedProduceRecords()
+				bufferedBytes += w.cl.BufferedProduceBytes()
 			}
 			// Taken after the counts, so that every record counted was sent by Elapsed.
 			el := time.Since(start)
@@ -300,6 +302,7 @@ func producerTicks(workers []*producerWorker, due, send *metrics.Merger, interva
 				DueLatency: di.Summary(), SendLatency: si.Summary(),
 				DueHistogram: di.Clone(), SendHistogram: si.Clone(),
 				TotalAcked: acked, TotalFailed: failed, TotalBytes: byts, TotalDueLatency: dc.Summary(),
+				Buffered: buffered, BufferedBytes: bufferedBytes,
 			}
 			if s := iv.Seconds(); s > 0 {
 				tk.RecordsPerSec = float64(tk.Acked) / s

@@ -26,6 +26,9 @@ type Tick struct {
 	// TotalAcked, TotalFailed, TotalBytes and TotalDueLatency cover the run so far.
 	TotalAcked, TotalFailed, TotalBytes int64
 	TotalDueLatency                     metrics.LatencySummary
+	// Buffered and BufferedBytes are the records (and their bytes) in the producers' clients
+	// at the tick, waiting for a batch or in flight: the backlog behind a falling rate.
+	Buffered, BufferedBytes int64
 }
 
 // ProduceStats describes the records of one phase of a run (the whole run, or the steady

@@ -32,6 +32,8 @@ var (
 	descConsumed  = streamDesc("kbench_records_consumed_total", "Records read by the consumers, re-reads included.")
 	descAckBytes  = streamDesc("kbench_acknowledged_bytes_total", "Key plus value bytes of acknowledged records.")
 	descConBytes  = streamDesc("kbench_consumed_bytes_total", "Key plus value bytes of consumed records.")
+	descBuffered  = streamDesc("kbench_producer_buffered_records", "Records in the producers' clients at the last tick, waiting for a batch or in flight.")
+	descBufBytes  = streamDesc("kbench_producer_buffered_bytes", "Bytes of the records in the producers' clients at the last tick.")
 	descOffered   = streamDesc("kbench_offered_records_per_second", "Target rate of the producers, 0 when unthrottled.")
 	descAchieved  = streamDesc("kbench_achieved_records_per_second", "Records acknowledged (producers) or consumed (consumers) per second in the last tick.")
 	descDue       = streamDesc("kbench_due_latency_seconds", "Latency from each record's due time (its slot in the schedule) to its acknowledgement.")
@@ -101,6 +103,8 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 			counter(descUnsent, f.unsent, l...)
 			counter(descAckBytes, f.bytes, l...)
 			gauge(descOffered, st.offered, l...)
+			gauge(descBuffered, float64(st.buffered), l...)
+			gauge(descBufBytes, float64(st.bufferedBytes), l...)
 		} else {
 			counter(descConsumed, f.consumed, l...)
 			counter(descConBytes, f.consumedBytes, l...)

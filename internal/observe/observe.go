@@ -174,6 +174,7 @@ func (s *Series) produceTick(t load.Tick, brokers *metrics.Series, phase string)
 	st := s.stream(RoleProducer)
 	st.run.acked, st.run.failed, st.run.bytes = t.TotalAcked, t.TotalFailed, t.TotalBytes
 	st.offered, st.achieved = s.scenario.Offered, t.RecordsPerSec
+	st.buffered, st.bufferedBytes = t.Buffered, t.BufferedBytes
 	if t.DueHistogram != nil {
 		st.run.due.Merge(t.DueHistogram)
 	}
@@ -252,6 +253,7 @@ func (s *Series) Produced(r *load.ProduceResult) {
 		run.send = r.Total.SendHistogram.Clone()
 	}
 	st.run = run
+	st.buffered, st.bufferedBytes = 0, 0
 	st.finish()
 }
 

@@ -79,7 +79,10 @@ func TestFinalFiguresReplaceTicks(t *testing.T) {
 	s.Begin(Scenario{ID: "produce", Offered: 1000})
 	tick := metrics.NewHistogram()
 	tick.Record(time.Millisecond)
-	s.ProduceTick(load.Tick{Acked: 5, TotalAcked: 5, TotalFailed: 1, RecordsPerSec: 900, DueHistogram: tick}, nil)
+	s.ProduceTick(load.Tick{Acked: 5, TotalAcked: 5, TotalFailed: 1, RecordsPerSec: 900, DueHistogram: tick, Buffered: 40, BufferedBytes: 4096}, nil)
+	if b, bb := gaugeValue(t, s, "kbench_producer_buffered_records"), gaugeValue(t, s, "kbench_producer_buffered_bytes"); b != 40 || bb != 4096 {
+		t.Errorf("buffered gauges %g records, %g bytes during the run; want the tick's 40 and 4096", b, bb)
+	}
 	// A scrape between the tick and the result: the histogram converted then must not be
 	// served again once the result replaced it.
 	if n := dueCount(t, s); n != 1 {
@@ -126,6 +129,9 @@ func TestFinalFiguresReplaceTicks(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("%s not exposed", name)
 		}
+	}
+	if b := gaugeValue(t, s, "kbench_producer_buffered_records"); b != 0 {
+		t.Errorf("%g records still buffered after the result", b)
 	}
 	// Unchanged since, the stream's histograms are not converted again.
 	st := s.streams[s.key(RoleProducer)]
@@ -270,5 +276,21 @@ func dueCount(t *testing.T, s *Series) uint64 {
 		}
 	}
 	t.Fatal("no kbench_due_latency_seconds")
+	return 0
+}
+
+// gaugeValue is the first sample of the gauge name that s exposes.
+func gaugeValue(t *testing.T, s *Series, name string) float64 {
+	t.Helper()
+	families, err := s.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name {
+			return f.Metric[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("%s not exposed", name)
 	return 0
 }

@@ -35,6 +35,9 @@ func (f *figures) addCounts(o figures) {
 type stream struct {
 	done, run         figures
 	offered, achieved float64
+	// buffered and bufferedBytes are the producers' records waiting in their clients at the
+	// last tick (gauges: 0 once the run has ended).
+	buffered, bufferedBytes int64
 	// version counts the changes to the histograms; latencies, converted for Prometheus at
 	// version cachedAt, are reused until it moves (a study's finished repeats cost nothing).
 	version, cachedAt int

@@ -94,9 +94,10 @@ Examples:
 			obs.Begin(observe.Scenario{ID: "consume"})
 			start := time.Now()
 			brokers.start(cmd.Context())
+			window := liveConsumeWindow(&cfg, web != nil)
 			res, err := load.Consume(cmd.Context(), cfg, func(t load.ConsumeTick) {
 				obs.ConsumeTick(t, nil)
-				if detailed {
+				if t, full := window.add(t); full && detailed {
 					fmt.Fprintln(lines, consumerDetailLine(t, start, dateFormat))
 				}
 			})

@@ -23,12 +23,19 @@ type tickWindow struct {
 // into its reporting interval, when live figures are wanted and the interval is whole
 // seconds; otherwise it leaves cfg alone and returns a window of one tick.
 func liveWindow(cfg *load.ProducerConfig, live bool) *tickWindow {
-	if !live || cfg.TickInterval <= liveTick || cfg.TickInterval%liveTick != 0 {
-		return &tickWindow{n: 1}
+	return &tickWindow{n: liveTicks(&cfg.TickInterval, live)}
+}
+
+// liveTicks sets interval to one second and returns how many of those make the interval
+// it was, when live figures are wanted and it is whole seconds; otherwise 1, interval
+// unchanged.
+func liveTicks(interval *time.Duration, live bool) int {
+	if !live || *interval <= liveTick || *interval%liveTick != 0 {
+		return 1
 	}
-	n := int(cfg.TickInterval / liveTick)
-	cfg.TickInterval = liveTick
-	return &tickWindow{n: n}
+	n := int(*interval / liveTick)
+	*interval = liveTick
+	return n
 }
 
 // add takes one tick and returns the window's when it is complete.
@@ -79,4 +86,43 @@ func merge(dst, src *metrics.Histogram) {
 	if dst != nil && src != nil {
 		dst.Merge(src)
 	}
+}
+
+// consumeTickWindow is tickWindow for consumers' ticks: kbench consume --show-detailed-stats
+// keeps its --reporting-interval lines while the live page gets a tick a second.
+type consumeTickWindow struct {
+	n, seen int
+	sum     load.ConsumeTick
+}
+
+func liveConsumeWindow(cfg *load.ConsumerConfig, live bool) *consumeTickWindow {
+	return &consumeTickWindow{n: liveTicks(&cfg.TickInterval, live)}
+}
+
+// add takes one tick and returns the window's when it is complete: counts, intervals and
+// rebalance time add; the totals and the latency summary are the last tick's.
+func (w *consumeTickWindow) add(t load.ConsumeTick) (load.ConsumeTick, bool) {
+	if w.n <= 1 {
+		return t, true
+	}
+	if w.seen == 0 {
+		w.sum = t
+	} else {
+		s := &w.sum
+		s.Elapsed, s.Interval, s.Rebalance = t.Elapsed, s.Interval+t.Interval, s.Rebalance+t.Rebalance
+		s.Records, s.Bytes = s.Records+t.Records, s.Bytes+t.Bytes
+		s.TotalRecords, s.TotalBytes, s.EndToEnd = t.TotalRecords, t.TotalBytes, t.EndToEnd
+	}
+	w.seen++
+	if w.seen < w.n {
+		return load.ConsumeTick{}, false
+	}
+	w.seen = 0
+	out := w.sum
+	out.RecordsPerSec, out.MiBPerSec = 0, 0
+	if s := out.Interval.Seconds(); s > 0 {
+		out.RecordsPerSec = float64(out.Records) / s
+		out.MiBPerSec = float64(out.Bytes) / s / (1024 * 1024)
+	}
+	return out, true
 }

@@ -59,3 +59,35 @@ func TestTickWindowJoinsTicks(t *testing.T) {
 		t.Error("a new window completed after one tick")
 	}
 }
+
+// TestConsumeWindowJoinsTicks: five one-second ticks of 100 to 500 records (1 MiB each
+// 100), 200 ms of rebalance in the second, make one 5 s line: by hand, 1,500 records over
+// 5 s is 300 records/s, 15 MiB over 5 s 3 MiB/s, 200 ms of rebalance, the totals the last
+// tick's.
+func TestConsumeWindowJoinsTicks(t *testing.T) {
+	cfg := load.ConsumerConfig{TickInterval: 5 * time.Second}
+	w := liveConsumeWindow(&cfg, true)
+	if cfg.TickInterval != time.Second || w.n != 5 {
+		t.Fatalf("ticks %v, %d per window; want 1s, 5", cfg.TickInterval, w.n)
+	}
+	var out load.ConsumeTick
+	var full bool
+	var total int64
+	for i := range int64(5) {
+		n := 100 * (i + 1)
+		total += n
+		tk := load.ConsumeTick{Elapsed: time.Duration(i+1) * time.Second, Interval: time.Second,
+			Records: n, Bytes: n << 20 / 100, TotalRecords: total, TotalBytes: total << 20 / 100}
+		if i == 1 {
+			tk.Rebalance = 200 * time.Millisecond
+		}
+		out, full = w.add(tk)
+		if full != (i == 4) {
+			t.Fatalf("tick %d: window complete %v", i+1, full)
+		}
+	}
+	if out.Records != 1500 || out.Interval != 5*time.Second || out.RecordsPerSec != 300 || out.MiBPerSec != 3 ||
+		out.Rebalance != 200*time.Millisecond || out.TotalRecords != 1500 || out.Elapsed != 5*time.Second {
+		t.Errorf("window %+v; want 1500 records over 5s, 300 records/s, 3 MiB/s, 200ms rebalance, total 1500 at 5s", out)
+	}
+}

@@ -61,18 +61,27 @@ Examples:
 				return err
 			}
 			defer brokers.close()
-			if share.group != "" {
-				if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Consume: cfg.Topics}); err != nil {
-					return err
+			need := preflight.Need{Consume: cfg.Topics}
+			if share.group == "" {
+				if cfg.Group == "" {
+					// Named here, not by the load's default, so the check below checks this group.
+					cfg.Group = "perf-consumer-" + strconv.Itoa(rand.IntN(100_000))
 				}
-				return share.run(cmd, cfg, brokers, dateFormat, hideHeader, jsonOut, printMetrics)
+				need.Group = cfg.Group
 			}
-			if cfg.Group == "" {
-				// Named here, not by the load's default, so the check below checks this group.
-				cfg.Group = "perf-consumer-" + strconv.Itoa(rand.IntN(100_000))
-			}
-			if err := checkCluster(cmd, cfg.Bootstrap, props, preflight.Need{Consume: cfg.Topics, Group: cfg.Group}); err != nil {
+			if err := checkCluster(cmd, cfg.Bootstrap, props, need); err != nil {
 				return err
+			}
+			web, err := lf.Start(errOut)
+			if err != nil {
+				return err
+			}
+			defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
+			obs := web.Series()
+			obs.Begin(observe.Scenario{ID: "consume"})
+			window := liveConsumeWindow(&cfg, web != nil)
+			if share.group != "" {
+				return share.run(cmd, cfg, brokers, obs, dateFormat, hideHeader, jsonOut, printMetrics)
 			}
 
 			lines := out
@@ -85,16 +94,8 @@ Examples:
 			if !hideHeader {
 				fmt.Fprintln(lines, consumerHeader(detailed))
 			}
-			web, err := lf.Start(errOut)
-			if err != nil {
-				return err
-			}
-			defer func() { web.End(cmd.Context(), live.Outcome(cmd.Context(), err), "") }()
-			obs := web.Series()
-			obs.Begin(observe.Scenario{ID: "consume"})
 			start := time.Now()
 			brokers.start(cmd.Context())
-			window := liveConsumeWindow(&cfg, web != nil)
 			res, err := load.Consume(cmd.Context(), cfg, func(t load.ConsumeTick) {
 				obs.ConsumeTick(t, nil)
 				if t, full := window.add(t); full && detailed {

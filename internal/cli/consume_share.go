@@ -10,6 +10,7 @@ import (
 
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/results"
 )
 
@@ -63,14 +64,15 @@ func (s *shareFlags) check(fs *pflag.FlagSet) error {
 }
 
 // run consumes as share consumers with the settings the consume command gathered in cfg.
-func (s *shareFlags) run(cmd *cobra.Command, cfg load.ConsumerConfig, brokers *brokerSampling, dateFormat string, hideHeader, jsonOut, printMetrics bool) error {
+func (s *shareFlags) run(cmd *cobra.Command, cfg load.ConsumerConfig, brokers *brokerSampling, obs *observe.Series, dateFormat string, hideHeader, jsonOut, printMetrics bool) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	scfg := load.ShareConfig{Bootstrap: cfg.Bootstrap, Topics: cfg.Topics, Group: s.group, FromLatest: cfg.FromLatest,
 		Properties: cfg.Properties, Consumers: cfg.Consumers, Records: cfg.Records, Duration: cfg.Duration,
 		Timeout: cfg.Timeout, TickInterval: cfg.TickInterval, Ack: load.ShareAck(s.ack),
 		Release: s.release, Reject: s.reject, Seed: s.seed}
 	brokers.start(cmd.Context())
-	res, err := load.ConsumeShare(cmd.Context(), scfg, nil)
+	res, err := load.ConsumeShare(cmd.Context(), scfg, func(t load.ConsumeTick) { obs.ConsumeTick(t, nil) })
+	obs.ShareConsumed(res)
 	if err != nil {
 		return err
 	}

@@ -272,6 +272,15 @@ func (s *Series) Consumed(r *load.ConsumeResult) {
 	st.finish()
 }
 
+// ShareConsumed closes a share consumers' run with its result: deliveries count as consumed
+// records, as Kafka's share tool counts them.
+func (s *Series) ShareConsumed(r *load.ShareResult) {
+	if r == nil {
+		return
+	}
+	s.Consumed(&load.ConsumeResult{Records: r.Delivered, Bytes: r.Bytes, EndToEndHistogram: r.EndToEndHistogram})
+}
+
 // Repeated closes a study's repeat with its recorded accounting of every record.
 func (s *Series) Repeated(rep *results.Repeat) {
 	if s == nil || rep == nil {

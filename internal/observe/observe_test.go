@@ -294,3 +294,16 @@ func gaugeValue(t *testing.T, s *Series, name string) float64 {
 	t.Fatalf("%s not exposed", name)
 	return 0
 }
+
+// TestShareConsumedCountsDeliveries: a share run's deliveries (redeliveries included, as
+// Kafka's share tool counts them) are its consumed records.
+func TestShareConsumedCountsDeliveries(t *testing.T) {
+	s := New()
+	s.Begin(Scenario{ID: "consume"})
+	s.ConsumeTick(load.ConsumeTick{Records: 40, TotalRecords: 40, Interval: time.Second}, nil)
+	s.ShareConsumed(&load.ShareResult{Delivered: 101, Distinct: 100, Bytes: 1010})
+	st := s.streams[s.key(RoleConsumer)]
+	if f := st.counts(); f.consumed != 101 || f.consumedBytes != 1010 {
+		t.Errorf("consumed %d records, %d bytes; want the 101 deliveries, 1010 bytes", f.consumed, f.consumedBytes)
+	}
+}

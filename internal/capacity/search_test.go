@@ -219,12 +219,14 @@ func TestSearchHiccups(t *testing.T) {
 		// passes (20 s of each: a lower bound); 11 re-tests 45000 (fails: an upper bound);
 		// 12 confirms 43092.
 		{"undecided re-tested", []int{9}, []float64{43092, 43092, 45000, 43092}, 43092, 45000, ""},
-		// The confirmation (11) hiccups: one failed confirmation calls for a second (12),
-		// which passes: confirmed. A stall does not undo a search.
-		{"one failed confirmation", []int{11}, []float64{43092, 45000, 43092, 43092}, 43092, 45000, ""},
-		// Both confirmations fail: 43092 is an upper bound; [41265, 43092] is 4.4 % wide and
-		// 41265 has a final pass: 13 confirms it.
-		{"two failed confirmations", []int{11, 12}, []float64{43092, 45000, 43092, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
+		// The confirmation (11) hiccups: a failed confirmation makes 43092 an upper bound;
+		// [41265, 43092] is 4.4 % wide and 41265 has a final pass: 12 confirms it.
+		{"one failed confirmation", []int{11}, []float64{43092, 45000, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
+		// Both confirmations fail: 43092 and 41265 are upper bounds. Below 41265 only the
+		// coarse 37840 passed: 13 tries it at 20 s (passes); [37840, 41265] is 9 % wide, so
+		// 14 bisects at sqrt(37840 * 41265) = 39515 (passes, 4.4 % below 41265) and 15
+		// confirms it.
+		{"two failed confirmations", []int{11, 12}, []float64{43092, 45000, 43092, 41265, 37840, 39515, 39515}, 39515, 41265, "confirmation failed at 41,265, 43,092 records/s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

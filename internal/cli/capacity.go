@@ -100,8 +100,8 @@ records late, failed or unsent, and the goal allows 1%. A rate is classified fro
 trials: a lower bound, an upper bound, or undecided and tried again. One unthrottled trial
 bounds the rate; short trials (a quarter of --trial) bisect until the bracket is within twice
 --precision; full-length trials (--trial) then classify its ends and bisect to --precision; a
---confirm trial at the lower end must pass (one that fails calls for a second, two make it an
-upper bound). Before every trial the cluster is brought back to rest, checked by a light probe
+--confirm trial at the lower end must pass (one that fails makes it an upper bound, and the
+search goes on below). Before every trial the cluster is brought back to rest, checked by a light probe
 whose latency must return near the idle cluster's. Each SLO is a goal, printed as its code
 (20f40d1l50e: 20 s final trials, 40 s duration sum, 1% loss, 50% exceed), searched on the same
 trials. The search spends at most --max-duration and always prints its best bracket; one that

@@ -273,9 +273,15 @@ func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {
 	for _, b := range res.Brackets {
 		fmt.Fprintln(w, capacityLine(b))
 		if b.Lower > 0 {
-			fmt.Fprintf(w, "  at %s records/s: p50 %s, p99 %s, p99.9 %s; %s %s-%s across its trials; conditional throughput %s records/s\n",
+			// RFC 9971's conditional throughput reads full-length trials; a lower end from
+			// short trials only has none.
+			conditional := "no full-length trial at this rate"
+			if b.ConditionalThroughput > 0 {
+				conditional = "conditional throughput " + groupDigits(b.ConditionalThroughput) + " records/s"
+			}
+			fmt.Fprintf(w, "  at %s records/s: p50 %s, p99 %s, p99.9 %s; %s %s-%s across its trials; %s\n",
 				groupDigits(b.Lower), msText(b.AtLowerP50), msText(b.AtLowerP99), msText(b.AtLowerP999), b.SLO.Name(),
-				msText(b.Spread[0]), msText(b.Spread[1]), groupDigits(b.ConditionalThroughput))
+				msText(b.Spread[0]), msText(b.Spread[1]), conditional)
 		}
 	}
 	fmt.Fprintf(w, "%d trials in %s of a %v budget\n", len(res.Trials), res.Spent.Round(time.Second), res.Budget)

@@ -105,9 +105,10 @@ func (c Config) coarse(slo SLO) Goal {
 
 // confirmGoal is the goal a lower end's confirmation trial must meet: one that passes
 // confirms it, one that fails makes it an upper bound. A second try was worth less than
-// its minute: on the embedded clusters, 11 of 12 rates whose first confirmation failed
+// its minute: on the embedded clusters, 9 of 11 rates whose first confirmation failed
 // failed the second too (their 20 s trials pass about half the time; 60 s ones pay for
-// what 20 s can miss), and each retry pushed the search past its budget unconfirmed.
+// what 20 s can miss), and those retries were most of what sent searches past their budget
+// unconfirmed.
 func (c Config) confirmGoal(slo SLO) Goal {
 	return Goal{FinalTrial: c.Confirm, DurationSum: c.Confirm, LossRatio: slo.LossRatio(), ExceedRatio: 0}
 }

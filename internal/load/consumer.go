@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/rebalance"
 	kbsettings "github.com/kbench/kbench/internal/settings"
 )
 
@@ -52,6 +55,9 @@ type ConsumerConfig struct {
 	// agent reads exactly the partitions its own producers write. Consumers is then at most
 	// the number of partitions.
 	Partitions []int32
+	// Events change the group during the run (times from its start); the run then records
+	// its rebalance.Log (ConsumeResult.Rebalance). They need one topic and a group.
+	Events []rebalance.Scheduled
 }
 
 // DefaultConsumeTimeout is Kafka's consumer perf tool's --timeout default.
@@ -106,6 +112,8 @@ type ConsumeResult struct {
 	Settings    map[string]string `json:"settings"`
 	Warnings    []string          `json:"warnings,omitempty"`
 	Interrupted bool              `json:"interrupted,omitempty"`
+	// Rebalance is the log of a run with Events (large: kept out of the result's JSON).
+	Rebalance *rebalance.Log `json:"-"`
 }
 
 func (c *ConsumerConfig) withDefaults() ConsumerConfig {
@@ -150,6 +158,9 @@ func (c *ConsumerConfig) validate() error {
 	if c.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("timeout %v is negative", c.Timeout))
 	}
+	if len(c.Events) > 0 && (len(c.Topics) != 1 || len(c.Partitions) > 0) {
+		errs = append(errs, errors.New("membership events need one topic read by a group"))
+	}
 	return errors.Join(errs...)
 }
 
@@ -167,6 +178,7 @@ type consumerWorker struct {
 	errMu           sync.Mutex
 	errs            map[string]int64
 	maxPoll         int // max.poll.records: Kafka's tool counts each poll whole
+	memberState
 }
 
 func (w *consumerWorker) onAssigned(_ context.Context, _ *kgo.Client, m map[string][]int32) {
@@ -178,6 +190,9 @@ func (w *consumerWorker) onAssigned(_ context.Context, _ *kgo.Client, m map[stri
 	for _, ps := range m {
 		w.assigned += len(ps)
 	}
+	if w.log != nil {
+		w.log.change(w.member, rebalance.Assigned, m)
+	}
 }
 
 func (w *consumerWorker) onRevoked(_ context.Context, _ *kgo.Client, m map[string][]int32) {
@@ -185,6 +200,9 @@ func (w *consumerWorker) onRevoked(_ context.Context, _ *kgo.Client, m map[strin
 	defer w.joinMu.Unlock()
 	for _, ps := range m {
 		w.assigned -= len(ps)
+	}
+	if w.log != nil {
+		w.log.change(w.member, rebalance.Revoked, m)
 	}
 	if w.assigned <= 0 {
 		w.assigned = 0
@@ -225,7 +243,6 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		runCtx, c2 = context.WithDeadline(runCtx, start.Add(cfg.Duration))
 		defer c2()
 	}
-	workers := make([]*consumerWorker, cfg.Consumers)
 	seen := newRereads()
 	// Consumers share GOMAXPROCS end-to-end recorders, as producers share theirs (see
 	// latencyShards): one 172 KB histogram per consumer would cost 172 MB for 1,000.
@@ -233,8 +250,22 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 	for i := range recs {
 		recs[i] = metrics.NewRecorder()
 	}
-	for i := range workers {
-		w := &consumerWorker{e2e: recs[i%len(recs)], joinStart: start, errs: map[string]int64{}, seen: seen, maxPoll: settings.MaxPollRecords}
+	var log *eventLog
+	if len(cfg.Events) > 0 {
+		log = &eventLog{start: start}
+	}
+	kills := slices.ContainsFunc(cfg.Events, func(e rebalance.Scheduled) bool { return e.Kind == rebalance.Kill })
+	var total atomic.Int64
+	var lastRecord atomic.Int64 // ns since start
+	group := &members{}
+	// newWorker creates member i; poll starts it.
+	newWorker := func(i int) (*consumerWorker, error) {
+		joinStart := start
+		if i >= cfg.Consumers {
+			joinStart = time.Now() // a member joining by an event
+		}
+		w := &consumerWorker{e2e: recs[i%len(recs)], joinStart: joinStart, errs: map[string]int64{}, seen: seen, maxPoll: settings.MaxPollRecords}
+		w.member, w.log = i, log
 		opts := []kgo.Opt{
 			kgo.SeedBrokers(seeds...),
 			kgo.ClientID(fmt.Sprintf("kbench-consumer-%d", i)),
@@ -251,14 +282,46 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 			opts = append(opts, kgo.ConsumerGroup(cfg.Group), kgo.OnPartitionsAssigned(w.onAssigned), kgo.OnPartitionsRevoked(w.onRevoked))
 		}
 		opts = append(opts, settings.Opts...)
+		w.cancelClient = func() {}
+		if kills {
+			w.dial = &killableDialer{}
+			clientCtx, cancel := context.WithCancel(context.Background())
+			w.cancelClient = cancel
+			opts = append(opts, kgo.Dialer(w.dial.DialContext), kgo.WithContext(clientCtx))
+		}
 		cl, err := kgo.NewClient(opts...)
 		if err != nil {
-			for _, o := range workers[:i] {
-				o.cl.Close()
-			}
+			w.cancelClient()
 			return nil, fmt.Errorf("unable to create consumer client: %w", err)
 		}
 		w.cl = cl
+		return w, nil
+	}
+	poll := func(w *consumerWorker) {
+		pollCtx, stop := context.WithCancel(runCtx)
+		w.stop = stop
+		group.mu.Lock()
+		group.workers = append(group.workers, w)
+		group.mu.Unlock()
+		group.polls.Add(1)
+		go func() {
+			defer group.polls.Done()
+			w.poll(pollCtx, cfg.Records, &total, &lastRecord, start, cancel)
+		}()
+	}
+	workers := make([]*consumerWorker, cfg.Consumers)
+	for i := range workers {
+		w, err := newWorker(i)
+		if err != nil {
+			for _, o := range workers[:i] {
+				o.cl.Close()
+				o.cancelClient()
+			}
+			if kills && strings.Contains(err.Error(), "DialTLSConfig") {
+				err = errors.New("a kill event cuts a consumer's connections with its own dialer, which kbench does not combine with TLS (security.protocol SSL or SASL_SSL)")
+			}
+			return nil, err
+		}
 		workers[i] = w
 	}
 
@@ -269,15 +332,36 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 			return nil, err
 		}
 	}
+	if log != nil {
+		n, err := partitionCount(runCtx, kadm.NewClient(workers[0].cl), cfg.Topics[0])
+		if err != nil {
+			closeConsumers(workers)
+			return nil, err
+		}
+		log.log.Partitions = n
+	}
 
-	var total atomic.Int64
-	var lastRecord atomic.Int64 // ns since start
-	var wg sync.WaitGroup
 	for _, w := range workers {
-		wg.Add(1)
+		poll(w)
+	}
+	if log != nil {
+		group.add = func(i int) (*consumerWorker, error) {
+			w, err := newWorker(i)
+			if err == nil {
+				poll(w)
+			}
+			return w, err
+		}
+		// The schedule holds a poll count of its own, so a join never adds to an empty
+		// WaitGroup that is being waited for.
+		group.polls.Add(1)
 		go func() {
-			defer wg.Done()
-			w.poll(runCtx, cfg.Records, &total, &lastRecord, start, cancel)
+			defer group.polls.Done()
+			group.runEvents(runCtx, cfg.Events, log, func(err error) {
+				workers[0].errMu.Lock()
+				workers[0].errs[err.Error()]++
+				workers[0].errMu.Unlock()
+			})
 		}()
 	}
 
@@ -286,7 +370,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 	endCh := make(chan time.Time, 1)
 	go func() {
 		soFar := func() (records, bytes int64, joined time.Duration) {
-			for _, w := range workers {
+			for _, w := range group.all() {
 				records += w.records.Load()
 				bytes += w.bytes.Load()
 				joined = max(joined, time.Duration(w.joined.Load()))
@@ -295,10 +379,15 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		}
 		endCh <- consumeTicks(runCtx, soFar, e2eM, cfg.TickInterval, cfg.Timeout, start, &lastRecord, &timedOut, cancel, tick)
 	}()
-	wg.Wait()
+	group.polls.Wait()
 	cancel()
 	end := <-endCh
-	closeConsumers(workers)
+	closeConsumers(group.live())
+	group.closing.Wait()
+	workers = group.all()
+	for _, w := range workers {
+		w.cancelClient()
+	}
 	cpu := ProcessCPU().sub(cpu0)
 
 	res := &ConsumeResult{Group: cfg.Group, Consumers: cfg.Consumers, Start: start, End: end,
@@ -340,12 +429,19 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		res.FetchMiBPerSec = mib / res.FetchSeconds
 	}
 	res.CPU = clientCPU(cpu, res.Records)
+	if log != nil {
+		log.mu.Lock()
+		log.log.EndUs = log.us(end)
+		res.Rebalance = &log.log
+		log.mu.Unlock()
+	}
 	return res, nil
 }
 
 // poll consumes until ctx ends or the run's total reaches limit (then it cancels the run).
 func (w *consumerWorker) poll(ctx context.Context, limit int64, total, lastRecord *atomic.Int64, start time.Time, cancel context.CancelFunc) {
 	for ctx.Err() == nil {
+		w.stalled(ctx)
 		fetches := w.cl.PollRecords(ctx, w.maxPoll)
 		if fetches.IsClientClosed() {
 			return
@@ -374,6 +470,9 @@ func (w *consumerWorker) poll(ctx context.Context, limit int64, total, lastRecor
 		})
 		if n == 0 {
 			continue
+		}
+		if w.log != nil {
+			w.log.records(now, fetches, producedUs)
 		}
 		fetches.EachPartition(func(p kgo.FetchTopicPartition) { w.rereads.Add(w.seen.count(p)) })
 		w.records.Add(n)

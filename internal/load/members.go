@@ -1,0 +1,257 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kbench/kbench/internal/rebalance"
+)
+
+// A consume run with membership events (ConsumerConfig.Events) changes its group while it
+// runs and records what every member consumed when (rebalance.Log), so the figures of each
+// event can be computed from the records alone.
+//
+// A kill must look to the group like a crashed process: no LeaveGroup (or leaving
+// heartbeat), no further heartbeat, the member dropped only when its session times out.
+// kgo's Close always leaves, and a consumer in a child process would need a second binary
+// for tests and agents alike. So each member of such a run dials through a killableDialer:
+// a kill closes every connection the member has open (the broker sees the sockets close,
+// as when the kernel reaps a crashed process), refuses any new one, and cancels the
+// client's context before Close, so the leave Close attempts fails before a byte is sent.
+
+// killableDialer dials for one client and can cut it off from the cluster.
+type killableDialer struct {
+	mu     sync.Mutex
+	dead   bool
+	conns  []net.Conn
+	dialer net.Dialer
+}
+
+// errKilled is a killed member's every dial.
+var errKilled = &net.OpError{Op: "dial", Err: net.ErrClosed}
+
+func (d *killableDialer) DialContext(ctx context.Context, network, host string) (net.Conn, error) {
+	d.mu.Lock()
+	dead := d.dead
+	d.mu.Unlock()
+	if dead {
+		return nil, errKilled
+	}
+	c, err := d.dialer.DialContext(ctx, network, host)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.dead {
+		c.Close()
+		return nil, errKilled
+	}
+	d.conns = append(d.conns, c)
+	return c, nil
+}
+
+// kill closes every connection and refuses new ones.
+func (d *killableDialer) kill() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.dead = true
+	for _, c := range d.conns {
+		c.Close()
+	}
+	d.conns = nil
+}
+
+// eventLog gathers a run's rebalance.Log from its members.
+type eventLog struct {
+	start time.Time
+	mu    sync.Mutex
+	log   rebalance.Log
+}
+
+func (l *eventLog) us(t time.Time) int64 { return t.Sub(l.start).Microseconds() }
+
+func (l *eventLog) change(member int, kind string, m map[string][]int32) {
+	at := l.us(time.Now())
+	var parts []int32
+	for _, ps := range m {
+		parts = append(parts, ps...)
+	}
+	slices.Sort(parts)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.log.Changes = append(l.log.Changes, rebalance.Change{AtUs: at, Member: member, Kind: kind, Partitions: parts})
+}
+
+func (l *eventLog) event(ev rebalance.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.log.Events = append(l.log.Events, ev)
+}
+
+// records logs one poll's records of one member, consumed at now; produced gives a record's
+// production time in microseconds since the epoch (ok false: unknown, taken as now).
+func (l *eventLog) records(now time.Time, fetches kgo.Fetches, produced func(*kgo.Record) (int64, bool)) {
+	at, startUs := l.us(now), l.start.UnixMicro()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fetches.EachRecord(func(r *kgo.Record) {
+		if l.log.Records.Len() >= rebalance.MaxRecords {
+			l.log.Truncated = true
+			return
+		}
+		p, ok := produced(r)
+		if !ok {
+			p = now.UnixMicro()
+		}
+		l.log.Records.Add(r.Partition, at, r.Offset, p-startUs)
+	})
+}
+
+// producedUs is a record's production time: the kbench-ts header, else its create time.
+func producedUs(r *kgo.Record) (int64, bool) {
+	if ts, ok := headerTimestamp(r); ok {
+		return ts, true
+	}
+	if !r.Timestamp.IsZero() && r.Attrs.TimestampType() == 0 {
+		return r.Timestamp.UnixMicro(), true
+	}
+	return 0, false
+}
+
+// members is a run's group as it changes: the members in order of start (a member's number
+// is its index), their poll goroutines, and the closing of members stopped by an event.
+type members struct {
+	mu      sync.Mutex
+	workers []*consumerWorker
+	polls   sync.WaitGroup
+	closing sync.WaitGroup
+	// add creates, starts and returns member i.
+	add func(i int) (*consumerWorker, error)
+}
+
+// live returns the members not stopped by an event.
+func (m *members) live() []*consumerWorker {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*consumerWorker
+	for _, w := range m.workers {
+		if !w.gone.Load() {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// all returns every member ever started.
+func (m *members) all() []*consumerWorker {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.workers)
+}
+
+// runEvents carries out the schedule until ctx ends. Leave, kill and stall act on the
+// first member still running (the oldest), so both protocols of a study see the same
+// member go.
+func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, log *eventLog, errs func(error)) {
+	for _, ev := range events {
+		t := time.NewTimer(time.Until(log.start.Add(ev.At)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		rec := rebalance.Event{Spec: ev.String(), Kind: ev.Kind, AtUs: log.us(time.Now()), Member: -1}
+		if ev.Kind == rebalance.Join {
+			m.mu.Lock()
+			rec.Member = len(m.workers)
+			m.mu.Unlock()
+			log.event(rec) // before the member's first assignment
+			if _, err := m.add(rec.Member); err != nil {
+				errs(err)
+			}
+			continue
+		}
+		live := m.live()
+		if len(live) == 0 {
+			rec.Skipped = "no member was running"
+			log.event(rec)
+			continue
+		}
+		w := live[0]
+		rec.Member = w.member
+		log.event(rec)
+		switch ev.Kind {
+		case rebalance.Stall:
+			w.stallUntil.Store(time.Now().Add(ev.For).UnixNano())
+		case rebalance.Leave:
+			w.gone.Store(true)
+			w.stop()
+			m.closing.Add(1)
+			go func() {
+				defer m.closing.Done()
+				leaveCtx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
+				defer cancel()
+				_ = w.cl.LeaveGroupContext(leaveCtx)
+				w.cl.Close()
+			}()
+		case rebalance.Kill:
+			w.gone.Store(true)
+			w.stop()
+			w.dial.kill()
+			w.cancelClient()
+			m.closing.Add(1)
+			go func() {
+				defer m.closing.Done()
+				w.cl.Close()
+			}()
+		}
+	}
+}
+
+// stalled waits out a stall of the member, if one is set, unless ctx ends first.
+func (w *consumerWorker) stalled(ctx context.Context) {
+	until := w.stallUntil.Load()
+	if until == 0 {
+		return
+	}
+	w.stallUntil.Store(0)
+	t := time.NewTimer(time.Until(time.Unix(0, until)))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// memberState is what an event run adds to a worker.
+type memberState struct {
+	member       int
+	gone         atomic.Bool
+	stallUntil   atomic.Int64 // ns since the epoch; 0: none
+	stop         context.CancelFunc
+	dial         *killableDialer
+	cancelClient context.CancelFunc
+	log          *eventLog
+}
+
+// partitionCount is topic's number of partitions.
+func partitionCount(ctx context.Context, adm *kadm.Client, topic string) (int, error) {
+	td, err := adm.ListTopics(ctx, topic)
+	if err == nil {
+		err = td.Error()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("unable to read the partitions of topic %s: %w", topic, err)
+	}
+	return len(td[topic].Partitions), nil
+}

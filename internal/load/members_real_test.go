@@ -1,0 +1,103 @@
+package load
+
+import (
+	"context"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kbench/kbench/internal/cluster/clustertest"
+	"github.com/kbench/kbench/internal/rebalance"
+)
+
+// A classic group of three on a 6-partition topic under a steady load: one member stalls
+// for 2 s, one leaves, one is killed, one joins. The stall must read as a 2.0 +/- 0.2 s
+// pause, and the pause figure must agree with the longest gap between two deliveries
+// across the stall found here directly in the log; every change of members must end in a
+// stable group, and the kill (the crashed member's offsets were committed up to 5 s
+// before) must cost re-deliveries, no more than the consumer's own count of re-reads.
+func TestRealMembershipEvents(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	if testing.Short() {
+		t.Skip("runs for 40 s")
+	}
+	topic := "real-membership"
+	createTopic(t, topic, 6)
+	events, err := rebalance.ParseSchedule("stall@5s/2s, leave@12s, kill@19s, join@31s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var prodErr error
+	go func() {
+		defer wg.Done()
+		_, prodErr = Produce(ctx, ProducerConfig{Bootstrap: testCluster.Bootstrap(), Topic: topic, Producers: 1,
+			RecordSize: 100, Rate: 1200, Duration: 42 * time.Second, TimestampHeader: true, Keys: KeysRandom}, nil)
+	}()
+	res, err := Consume(ctx, ConsumerConfig{Bootstrap: testCluster.Bootstrap(), Topics: []string{topic}, Consumers: 3,
+		Duration: 40 * time.Second, Timeout: 30 * time.Second, Events: events,
+		// The broker's smallest session timeout, so the kill is noticed within the run.
+		Properties: map[string]string{"session.timeout.ms": "6000", "heartbeat.interval.ms": "1000"}}, nil)
+	wg.Wait()
+	if err != nil || prodErr != nil {
+		t.Fatalf("consume: %v; produce: %v", err, prodErr)
+	}
+	log := res.Rebalance
+	if log == nil || log.Partitions != 6 || len(log.Events) != 4 || log.Records.Len() == 0 {
+		t.Fatalf("log: %+v", log)
+	}
+	figs := rebalance.Analyze(*log, rebalance.DefaultWindow)
+	for _, f := range figs {
+		t.Logf("%s: member %d, stable after %v s, pause %.3f s (partition %d), %d re-delivered, e2e p99 %.1f ms before, %.1f ms after",
+			f.Event, f.Member, deref(f.StableS), f.PauseS, f.PausePartition, f.Redelivered, f.P99BeforeMs, f.P99AfterMs)
+	}
+	stall, leave, kill, join := figs[0], figs[1], figs[2], figs[3]
+	if math.Abs(stall.PauseS-2.0) > 0.2 {
+		t.Errorf("a 2 s stall reads as a %.3f s pause, want 2.0 +/- 0.2 s", stall.PauseS)
+	}
+	if hand := longestGapAcross(log.Records, log.Events[0].AtUs, log.Events[1].AtUs); math.Abs(hand-stall.PauseS) > 0.05 {
+		t.Errorf("pause figure %.3f s, longest gap across the stall found by hand %.3f s", stall.PauseS, hand)
+	}
+	for _, f := range []rebalance.Figures{leave, kill, join} {
+		if f.StableS == nil || f.Skipped != "" {
+			t.Errorf("%s: no stable group by the next event (skipped: %q)", f.Event, f.Skipped)
+		}
+	}
+	if kill.Redelivered == 0 {
+		t.Errorf("the kill re-delivered nothing; its member's last commit was up to 5 s old")
+	}
+	var sum int64
+	for _, f := range figs {
+		sum += f.Redelivered
+	}
+	if sum > res.Rereads {
+		t.Errorf("events re-delivered %d records, the consumer counted %d re-reads in all", sum, res.Rereads)
+	}
+}
+
+// longestGapAcross is the longest time between two consecutive deliveries of one partition
+// that overlaps [from, to).
+func longestGapAcross(r rebalance.Records, from, to int64) float64 {
+	last := map[int32]int64{}
+	var longest int64
+	// Records are logged in consumption order per member, and a partition has one member at
+	// a time around a stall.
+	for i := range r.Partition {
+		p, at := r.Partition[i], r.ConsumedUs[i]
+		if prev, ok := last[p]; ok && at > from && prev < to && at-prev > longest {
+			longest = at - prev
+		}
+		last[p] = at
+	}
+	return float64(longest) / 1e6
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return "never"
+	}
+	return *f
+}

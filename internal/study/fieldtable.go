@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/rebalance"
 	"github.com/kbench/kbench/internal/settings"
 )
 
@@ -125,6 +126,10 @@ var fields = []field{
 	}},
 	{path: "consumers.properties.<name>", value: "a consumer property (see Client properties)", set: func(s *Scenario, name, v string) error {
 		return setSetting(settings.Consumer, s.Consumers.Properties, name, v)
+	}},
+	{path: "consumers.events", value: "membership " + rebalance.ScheduleSyntax + " (see Rebalances)", set: func(s *Scenario, _, v string) (err error) {
+		s.Consumers.Events, err = rebalance.ParseSchedule(v)
+		return err
 	}},
 	{path: "capacity.slo.<name>", value: "a latency limit for a percentile, e.g. p99: 50ms", set: func(s *Scenario, name, v string) error {
 		p, d, err := parseSLO(name, v)

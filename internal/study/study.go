@@ -13,6 +13,7 @@ import (
 
 	"github.com/kbench/kbench/internal/claim"
 	"github.com/kbench/kbench/internal/flavor"
+	"github.com/kbench/kbench/internal/rebalance"
 	"github.com/kbench/kbench/internal/stats"
 	"github.com/kbench/kbench/internal/zones"
 )
@@ -240,6 +241,8 @@ type Consumers struct {
 	Records int64
 	// Duration is how long to consume when Records is 0.
 	Duration time.Duration
+	// Events change the group's members in the measured window (consumers.events).
+	Events []rebalance.Scheduled
 }
 
 // Reference holds a source study's published figures, to be shown beside kbench's own.

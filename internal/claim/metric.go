@@ -22,6 +22,11 @@ const (
 	// (the highest offered rate that met the SLO) of the scenario's first SLO, the lowest
 	// percentile, in records/s.
 	Capacity = "capacity"
+	// Pause, TimeToStable and Redelivered are a repeat's membership events' figures (the
+	// longest pause and time to stable of any event, the re-deliveries of all).
+	Pause        = "pause"
+	TimeToStable = "time_to_stable"
+	Redelivered  = "redelivered"
 )
 
 // metricAliases maps every accepted spelling to its canonical name.
@@ -42,6 +47,9 @@ var metricAliases = map[string]string{
 	"cpu":             BrokerCPU,
 	"client_cpu":      ClientCPU,
 	"capacity":        Capacity,
+	"pause":           Pause,
+	"time_to_stable":  TimeToStable,
+	"redelivered":     Redelivered,
 }
 
 // metricUnits gives the unit each canonical metric is compared in, for verdict sentences.
@@ -57,6 +65,9 @@ var metricUnits = map[string]string{
 	BrokerCPU:     "cores",
 	ClientCPU:     "cores",
 	Capacity:      "records/s",
+	Pause:         "s",
+	TimeToStable:  "s",
+	Redelivered:   "records",
 }
 
 // Metrics returns the canonical metric names, sorted.

@@ -20,6 +20,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"capacityTable":   capacityTable,
 	"agentTable":      agentTableHTML,
 	"durabilityTable": durabilityTable,
+	"rebalanceTable":  rebalanceTable,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"heading":         func(m *Model, key string) string { return m.heading(key) },
@@ -50,6 +51,8 @@ func intro(name string) string {
 		return agentsIntro
 	case "durability":
 		return durabilityIntro
+	case "rebalances":
+		return rebalanceIntro
 	}
 	return latencyIntro
 }

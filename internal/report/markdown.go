@@ -85,6 +85,10 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("### %s\n\n%s\n\n", m.heading("durability"), durabilityIntro)
 		mdResultTable(b, durabilityTable(m))
 	}
+	if len(m.Rebalances) > 0 {
+		p("### %s\n\n%s\n\n", m.heading("rebalances"), rebalanceIntro)
+		mdResultTable(b, rebalanceTable(m))
+	}
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {

@@ -37,6 +37,8 @@ type Model struct {
 	Capacity []CapacityRow `json:"capacity,omitempty"`
 	// Durability holds each scenario's durability check, when it had one.
 	Durability []DurabilityRow `json:"durability,omitempty"`
+	// Rebalances holds each scenario's membership events, when it scripted some.
+	Rebalances []RebalanceRow `json:"rebalances,omitempty"`
 	// Agents has one row per agent and repeat when the load ran on remote agents.
 	Agents []AgentRow `json:"agents,omitempty"`
 	// References set the source study's figures beside ours.

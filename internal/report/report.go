@@ -67,6 +67,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Effects = effects(rd, m.Rows)
 	m.Capacity = capacityRows(rd)
 	m.Durability = durabilityRows(rd)
+	m.Rebalances = rebalanceRows(rd)
 	m.Agents = agentRows(rd)
 	m.Verdicts = verdicts(run.Hypotheses, m.Rows, verdictAlpha(&run))
 	m.Noise = noiseFloor(m.Rows, verdictAlpha(&run))

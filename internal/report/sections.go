@@ -33,6 +33,9 @@ func (m *Model) sections() []section {
 	if len(m.Durability) > 0 {
 		list = append(list, section{key: "durability", title: "Durability", sub: true})
 	}
+	if len(m.Rebalances) > 0 {
+		list = append(list, section{key: "rebalances", title: "Rebalances", sub: true})
+	}
 	list = append(list,
 		section{key: "charts", title: "Charts"},
 		section{key: "conclusions", title: "Conclusions"},

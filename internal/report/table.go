@@ -161,6 +161,8 @@ func metric(r results.Repeat, name string) (float64, bool) {
 			return 0, false
 		}
 		return r.Capacity.Brackets[0].Lower, true
+	case "pause", "time_to_stable", "redelivered":
+		return rebalanceMetric(r.Rebalance, name)
 	case "client_cpu_per_million":
 		return s.ClientCPUPerMillion, s.RecordsAcked > 0
 	case "producer_cpu_per_million":

@@ -34,6 +34,9 @@ type Repeat struct {
 	Durability *Durability `json:"durability,omitempty"`
 	// Agents is set when the load ran on remote agents (kbench run --agents N).
 	Agents *Agents `json:"agents,omitempty"`
+	// Rebalance holds the figures of the consumers' membership events, when the scenario
+	// scripted some.
+	Rebalance *Rebalance `json:"rebalance,omitempty"`
 }
 
 // Workload is what the scenario asked the clients to do; with Topic it is enough to write

@@ -195,6 +195,9 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		return invalid(err)
 	}
 	m.fill(rep, filled)
+	if err := r.recordRebalance(rep, sc, m); err != nil {
+		return invalid(err)
+	}
 	if m.agents != nil {
 		if rep.Agents, err = r.recordAgents(sc, n, m.agents); err != nil {
 			return invalid(err)
@@ -445,7 +448,8 @@ func (r *runner) consumerConfig(topic, group string, sc study.Scenario) load.Con
 	}
 	// The consumers' own idle timeout is a safety net only: drain stops them.
 	return load.ConsumerConfig{Bootstrap: e.bootstrap, Topics: []string{topic}, Group: group,
-		Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeJoinTimeout}
+		Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeJoinTimeout,
+		Events: r.consumerEvents(sc)}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -1,0 +1,42 @@
+package runner
+
+import (
+	"errors"
+
+	"github.com/kbench/kbench/internal/rebalance"
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/settings"
+	"github.com/kbench/kbench/internal/study"
+)
+
+// consumerEvents are the scenario's membership events in the consumers' own time: the
+// schedule counts from the start of the measured window, which opens after the producers'
+// warm-up (the consumers start with the producers).
+func (r *runner) consumerEvents(sc study.Scenario) []rebalance.Scheduled {
+	if len(sc.Consumers.Events) == 0 {
+		return nil
+	}
+	out := make([]rebalance.Scheduled, len(sc.Consumers.Events))
+	for i, ev := range sc.Consumers.Events {
+		ev.At += r.plan.Warmup
+		out[i] = ev
+	}
+	return out
+}
+
+// recordRebalance keeps a repeat's membership-event log in the run directory and its
+// figures in the repeat.
+func (r *runner) recordRebalance(rep *results.Repeat, sc study.Scenario, m *measurement) error {
+	if len(sc.Consumers.Events) == 0 {
+		return nil
+	}
+	if m.cons == nil || m.cons.Rebalance == nil {
+		return errors.New("membership events run only with consumers in this process, not on agents")
+	}
+	log := m.cons.Rebalance
+	if err := results.WriteRebalanceLog(r.dir, rep.Scenario, rep.Repeat, log); err != nil {
+		return err
+	}
+	rep.Rebalance = results.NewRebalance(log, settings.GroupProtocol(m.cons.Settings), r.plan.Warmup.Seconds())
+	return nil
+}

@@ -10,7 +10,7 @@ import (
 // TestBuiltins checks that every built-in study loads and holds what the report needs.
 func TestBuiltins(t *testing.T) {
 	names := Builtins()
-	want := []string{"dms-producer", "dms-tps", "kafka08-tuning", "no-data-loss", "quick", "sizes-and-counts"}
+	want := []string{"dms-producer", "dms-tps", "kafka08-tuning", "no-data-loss", "quick", "rebalance", "sizes-and-counts"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("Builtins() = %v, want %v", names, want)
 	}
@@ -101,6 +101,10 @@ func TestBuiltinHypotheses(t *testing.T) {
 		"quick": {
 			{"batch=16KiB,acks=1 + batch=16KiB,acks=all", "batch=1KiB,acks=1 + batch=1KiB,acks=all"},
 			{"batch=1KiB,acks=1 + batch=16KiB,acks=1", "batch=1KiB,acks=all + batch=16KiB,acks=all"},
+		},
+		"rebalance": {
+			{"protocol=consumer", "protocol=classic"},
+			{"protocol=consumer", "protocol=classic"},
 		},
 		"sizes-and-counts": {
 			{"record_size=10B,producers=1,partitions=6", "record_size=2000B,producers=1,partitions=6"},

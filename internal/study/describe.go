@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/claim"
+	"github.com/kbench/kbench/internal/rebalance"
 	"github.com/kbench/kbench/internal/stats"
 )
 
@@ -173,6 +174,9 @@ func (s Scenario) describeLoad() string {
 		}
 		if len(c.Properties) > 0 {
 			d += ", " + kv(c.Properties)
+		}
+		if len(c.Events) > 0 {
+			d += ", events " + rebalance.FormatSchedule(c.Events)
 		}
 		parts = append(parts, d)
 	}

@@ -69,6 +69,9 @@ type ConsumeTick struct {
 	// Records and Bytes are counted in this interval; TotalRecords and TotalBytes so far.
 	Records, Bytes, TotalRecords, TotalBytes int64
 	RecordsPerSec, MiBPerSec                 float64
+	// TotalRereads are the records of TotalRecords read a second time (a group's classic
+	// consumers only): TotalRecords - TotalRereads distinct records were read so far.
+	TotalRereads int64
 	// Rebalance is the time spent joining the group in this interval.
 	Rebalance time.Duration
 	// EndToEnd summarises the interval's end-to-end latencies.
@@ -377,7 +380,16 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 			}
 			return records, bytes, joined
 		}
-		endCh <- consumeTicks(runCtx, soFar, e2eM, cfg.TickInterval, cfg.Timeout, start, &lastRecord, &timedOut, cancel, tick)
+		withRereads := tick
+		if tick != nil {
+			withRereads = func(t ConsumeTick) {
+				for _, w := range group.all() {
+					t.TotalRereads += w.rereads.Load()
+				}
+				tick(t)
+			}
+		}
+		endCh <- consumeTicks(runCtx, soFar, e2eM, cfg.TickInterval, cfg.Timeout, start, &lastRecord, &timedOut, cancel, withRereads)
 	}()
 	group.polls.Wait()
 	cancel()

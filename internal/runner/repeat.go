@@ -407,7 +407,7 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 			defer close(consumed)
 			withRole(cctx, roleConsumer, func(cctx context.Context) {
 				m.cons, m.consErr = load.Consume(cctx, cfg, func(t load.ConsumeTick) {
-					d.tick(t.TotalRecords)
+					d.tick(t.TotalRecords - t.TotalRereads) // distinct records, as acknowledged
 					m.window.consumeTick(t)
 					if m.consumeOnly {
 						r.progress.consumeTick(t, sampler)

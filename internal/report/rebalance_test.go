@@ -1,0 +1,65 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kbench/kbench/internal/rebalance"
+	"github.com/kbench/kbench/internal/results"
+)
+
+func secondsPtr(v float64) *float64 { return &v }
+
+// Three repeats of one scenario with a join and a kill; the third is invalid and left out.
+// The medians and ranges are read off by hand.
+func TestRebalanceRows(t *testing.T) {
+	rep := func(valid bool, joinStable, killPause float64, killStable *float64, redelivered int64) results.Repeat {
+		return results.Repeat{Validity: results.Validity{Valid: valid}, Rebalance: &results.Rebalance{Protocol: "classic",
+			Events: []rebalance.Figures{
+				{Event: "join@8s", StableS: secondsPtr(joinStable), PauseS: 0.5, RecordsBefore: 10, P99BeforeMs: 20, RecordsAfter: 10, P99AfterMs: 600},
+				{Event: "kill@28s", StableS: killStable, PauseS: killPause, Redelivered: redelivered, RecordsBefore: 10, P99BeforeMs: 30},
+			}}}
+	}
+	rd := &results.RunDir{
+		Run: results.Run{Scenarios: []results.Scenario{{ID: "protocol=classic"}}},
+		Repeats: map[string][]results.Repeat{"protocol=classic": {
+			rep(true, 2, 9, secondsPtr(10), 4000),
+			rep(true, 4, 11, nil, 6000),
+			rep(false, 100, 100, secondsPtr(100), 1),
+		}},
+	}
+	rows := rebalanceRows(rd)
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	join, kill := rows[0], rows[1]
+	if join.Event != "join@8s" || join.StableS != (Stat{N: 2, Median: 3, Min: 2, Max: 4}) || join.P99AfterMs != (Stat{N: 2, Median: 600, Min: 600, Max: 600}) {
+		t.Errorf("join row %+v", join)
+	}
+	if kill.NeverStable != 1 || kill.StableS != (Stat{N: 1, Median: 10, Min: 10, Max: 10}) ||
+		kill.PauseS != (Stat{N: 2, Median: 10, Min: 9, Max: 11}) || kill.Redelivered != (Stat{N: 2, Median: 5000, Min: 4000, Max: 6000}) ||
+		kill.P99AfterMs.N != 0 {
+		t.Errorf("kill row %+v", kill)
+	}
+	m := &Model{Rebalances: rows}
+	table := rebalanceTable(m)
+	if got := strings.Join(table.Rows[1], " | "); got != "protocol=classic | classic | kill@28s | 10.0, never in 1 | 10.0 ±10% | 5,000 ±20% | 30.0 | -" {
+		t.Errorf("kill line %q", got)
+	}
+	if !strings.Contains(m.heading("rebalances"), "Rebalances") {
+		t.Errorf("heading %q", m.heading("rebalances"))
+	}
+	// The hypothesis metrics: the longest pause, the longest time to stable (none when an
+	// event never saw one), the re-deliveries of all events.
+	r := rd.Repeats["protocol=classic"]
+	for _, c := range []struct {
+		rep    results.Repeat
+		metric string
+		want   float64
+		ok     bool
+	}{{r[0], "pause", 9, true}, {r[0], "time_to_stable", 10, true}, {r[1], "time_to_stable", 0, false}, {r[1], "redelivered", 6000, true}} {
+		if v, ok := metric(c.rep, c.metric); v != c.want || ok != c.ok {
+			t.Errorf("%s = %v, %v; want %v, %v", c.metric, v, ok, c.want, c.ok)
+		}
+	}
+}

@@ -285,12 +285,10 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 			opts = append(opts, kgo.ConsumerGroup(cfg.Group), kgo.OnPartitionsAssigned(w.onAssigned), kgo.OnPartitionsRevoked(w.onRevoked))
 		}
 		opts = append(opts, settings.Opts...)
-		w.cancelClient = func() {}
 		if kills {
-			w.dial = &killableDialer{}
-			clientCtx, cancel := context.WithCancel(context.Background())
-			w.cancelClient = cancel
-			opts = append(opts, kgo.Dialer(w.dial.DialContext), kgo.WithContext(clientCtx))
+			opts = append(opts, w.killable()...)
+		} else {
+			w.cancelClient = func() {}
 		}
 		cl, err := kgo.NewClient(opts...)
 		if err != nil {
@@ -348,24 +346,17 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		poll(w)
 	}
 	if log != nil {
-		group.add = func(i int) (*consumerWorker, error) {
+		group.startEvents(runCtx, cfg.Events, log, func(i int) error {
 			w, err := newWorker(i)
-			if err == nil {
-				poll(w)
-			}
-			return w, err
-		}
-		// The schedule holds a poll count of its own, so a join never adds to an empty
-		// WaitGroup that is being waited for.
-		group.polls.Add(1)
-		go func() {
-			defer group.polls.Done()
-			group.runEvents(runCtx, cfg.Events, log, func(err error) {
+			if err != nil {
 				workers[0].errMu.Lock()
 				workers[0].errs[err.Error()]++
 				workers[0].errMu.Unlock()
-			})
-		}()
+				return err
+			}
+			poll(w)
+			return nil
+		})
 	}
 
 	e2eM := metrics.NewMerger(recs...)

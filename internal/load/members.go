@@ -134,8 +134,6 @@ type members struct {
 	workers []*consumerWorker
 	polls   sync.WaitGroup
 	closing sync.WaitGroup
-	// add creates, starts and returns member i.
-	add func(i int) (*consumerWorker, error)
 }
 
 // live returns the members not stopped by an event.
@@ -158,10 +156,21 @@ func (m *members) all() []*consumerWorker {
 	return slices.Clone(m.workers)
 }
 
+// startEvents carries out the schedule in the background until ctx ends; join starts
+// member i. The schedule holds a poll count of its own, so a join never adds to an empty
+// WaitGroup that is being waited for.
+func (m *members) startEvents(ctx context.Context, events []rebalance.Scheduled, log *eventLog, join func(i int) error) {
+	m.polls.Add(1)
+	go func() {
+		defer m.polls.Done()
+		m.runEvents(ctx, events, log, join)
+	}()
+}
+
 // runEvents carries out the schedule until ctx ends. Leave, kill and stall act on the
 // first member still running (the oldest), so both protocols of a study see the same
 // member go.
-func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, log *eventLog, errs func(error)) {
+func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, log *eventLog, join func(i int) error) {
 	for _, ev := range events {
 		t := time.NewTimer(time.Until(log.start.Add(ev.At)))
 		select {
@@ -176,8 +185,10 @@ func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, l
 			rec.Member = len(m.workers)
 			m.mu.Unlock()
 			log.event(rec) // before the member's first assignment
-			if _, err := m.add(rec.Member); err != nil {
-				errs(err)
+			if err := join(rec.Member); err != nil {
+				log.mu.Lock()
+				log.log.Events[len(log.log.Events)-1].Skipped = "the consumer could not start: " + err.Error()
+				log.mu.Unlock()
 			}
 			continue
 		}
@@ -231,6 +242,14 @@ func (w *consumerWorker) stalled(ctx context.Context) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
+}
+
+// killable gives the worker a dialer and a client context that a kill cuts.
+func (w *consumerWorker) killable() []kgo.Opt {
+	w.dial = &killableDialer{}
+	clientCtx, cancel := context.WithCancel(context.Background())
+	w.cancelClient = cancel
+	return []kgo.Opt{kgo.Dialer(w.dial.DialContext), kgo.WithContext(clientCtx)}
 }
 
 // memberState is what an event run adds to a worker.

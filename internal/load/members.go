@@ -203,7 +203,7 @@ func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, l
 		log.event(rec)
 		switch ev.Kind {
 		case rebalance.Stall:
-			w.stallUntil.Store(time.Now().Add(ev.For).UnixNano())
+			w.stallFor.Store(int64(ev.For))
 		case rebalance.Leave:
 			w.gone.Store(true)
 			w.stop()
@@ -229,14 +229,15 @@ func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, l
 	}
 }
 
-// stalled waits out a stall of the member, if one is set, unless ctx ends first.
+// stalled waits out a stall of the member, if one is set, unless ctx ends first. The stall
+// runs its full length from the end of the poll being handled when it was set, as a
+// handler that takes that long would.
 func (w *consumerWorker) stalled(ctx context.Context) {
-	until := w.stallUntil.Load()
-	if until == 0 {
+	d := time.Duration(w.stallFor.Swap(0))
+	if d == 0 {
 		return
 	}
-	w.stallUntil.Store(0)
-	t := time.NewTimer(time.Until(time.Unix(0, until)))
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
@@ -256,7 +257,7 @@ func (w *consumerWorker) killable() []kgo.Opt {
 type memberState struct {
 	member       int
 	gone         atomic.Bool
-	stallUntil   atomic.Int64 // ns since the epoch; 0: none
+	stallFor     atomic.Int64 // a stall to begin, in ns; 0: none
 	stop         context.CancelFunc
 	dial         *killableDialer
 	cancelClient context.CancelFunc

@@ -200,6 +200,7 @@ func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, l
 		}
 		w := live[0]
 		rec.Member = w.member
+		rec.MemberID, _ = w.cl.GroupMetadata()
 		log.event(rec)
 		switch ev.Kind {
 		case rebalance.Stall:

@@ -2,7 +2,7 @@ package load
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,25 +14,31 @@ import (
 )
 
 // Every event happens to the member it names, the log holds every consumed record, and a
-// kill sends no LeaveGroup: only the graceful leave and the one member still running at the
-// end leave the group.
+// kill sends no LeaveGroup, where a graceful leave does.
 func TestMembershipEventsFake(t *testing.T) {
-	c, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(3, "members"))
-	var leaves atomic.Int64
-	c.ControlKey(int16(kmsg.LeaveGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
-		leaves.Add(1)
-		return nil, nil, false // counted, then handled as usual
+	c, boot := kfaketest.Start(t, kfake.NumBrokers(1), kfake.SeedTopics(3, "members"), kfake.GroupMinSessionTimeout(100*time.Millisecond))
+	var mu sync.Mutex
+	left := map[string]bool{}
+	c.ControlKey(int16(kmsg.LeaveGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range req.(*kmsg.LeaveGroupRequest).Members {
+			left[m.MemberID] = true
+		}
+		return nil, nil, false // noted, then handled as usual
 	})
 	if _, err := Produce(context.Background(), ProducerConfig{Bootstrap: boot, Topic: "members", RecordSize: 10,
 		Records: 3000, TimestampHeader: true, Keys: KeysRandom}, nil); err != nil {
 		t.Fatal(err)
 	}
-	events, err := rebalance.ParseSchedule("stall@500ms/300ms, join@1s, leave@1500ms, kill@2s")
+	events, err := rebalance.ParseSchedule("stall@500ms/300ms, join@1s, leave@2s, kill@3s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := Consume(context.Background(), ConsumerConfig{Bootstrap: boot, Topics: []string{"members"}, Consumers: 2,
-		Duration: 3 * time.Second, Events: events}, nil)
+		Duration: 4 * time.Second, Events: events,
+		// A short session, so a rebalance that waits for the killed member ends soon.
+		Properties: map[string]string{"session.timeout.ms": "1000", "heartbeat.interval.ms": "100"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +65,12 @@ func TestMembershipEventsFake(t *testing.T) {
 	if len(log.Changes) == 0 || log.EndUs <= log.Events[3].AtUs {
 		t.Errorf("changes %+v, end %d", log.Changes, log.EndUs)
 	}
-	if n := leaves.Load(); n != 2 {
-		t.Errorf("%d LeaveGroup requests, want 2 (the graceful leave and the member left at the end; none from the kill)", n)
+	mu.Lock()
+	defer mu.Unlock()
+	if leaver := log.Events[2].MemberID; leaver == "" || !left[leaver] {
+		t.Errorf("the graceful leave of %q sent no LeaveGroup (left: %v)", leaver, left)
+	}
+	if killed := log.Events[3].MemberID; killed == "" || left[killed] {
+		t.Errorf("the killed member %q sent a LeaveGroup (left: %v)", killed, left)
 	}
 }

@@ -25,6 +25,9 @@ type Event struct {
 	Kind   Kind   `json:"kind"`
 	AtUs   int64  `json:"at_us"`
 	Member int    `json:"member"`
+	// MemberID is the group's ID of the member, as the brokers know it (empty for a join:
+	// the member has none yet).
+	MemberID string `json:"member_id,omitempty"`
 	// Skipped says why the event did not happen (no member left to stop).
 	Skipped string `json:"skipped,omitempty"`
 }

@@ -180,6 +180,7 @@ type consumerWorker struct {
 	headers, stamps atomic.Int64
 	errMu           sync.Mutex
 	errs            map[string]int64
+	commitOnRevoke  bool
 	maxPoll         int // max.poll.records: Kafka's tool counts each poll whole
 	memberState
 }
@@ -198,7 +199,19 @@ func (w *consumerWorker) onAssigned(_ context.Context, _ *kgo.Client, m map[stri
 	}
 }
 
-func (w *consumerWorker) onRevoked(_ context.Context, _ *kgo.Client, m map[string][]int32) {
+// onRevoked commits what was polled before giving partitions up, when auto-commit is on, as
+// kgo's own default revoke and the Java consumer do: setting a revoke callback replaces
+// kgo's, and without the commit every rebalance would re-deliver up to a commit interval of
+// records that a Java consumer would not.
+func (w *consumerWorker) onRevoked(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
+	if w.commitOnRevoke && len(m) > 0 {
+		_ = cl.CommitUncommittedOffsets(ctx) // a failed commit shows as re-deliveries
+	}
+	w.onLost(ctx, cl, m)
+}
+
+// onLost gives partitions up without committing (the group has moved on without us).
+func (w *consumerWorker) onLost(_ context.Context, _ *kgo.Client, m map[string][]int32) {
 	w.joinMu.Lock()
 	defer w.joinMu.Unlock()
 	for _, ps := range m {
@@ -269,6 +282,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		}
 		w := &consumerWorker{e2e: recs[i%len(recs)], joinStart: joinStart, errs: map[string]int64{}, seen: seen, maxPoll: settings.MaxPollRecords}
 		w.member, w.log = i, log
+		w.commitOnRevoke = settings.Effective["enable.auto.commit"] != "false"
 		opts := []kgo.Opt{
 			kgo.SeedBrokers(seeds...),
 			kgo.ClientID(fmt.Sprintf("kbench-consumer-%d", i)),
@@ -282,7 +296,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 			opts = append(opts, kgo.ConsumeTopics(cfg.Topics...))
 		}
 		if len(cfg.Partitions) == 0 {
-			opts = append(opts, kgo.ConsumerGroup(cfg.Group), kgo.OnPartitionsAssigned(w.onAssigned), kgo.OnPartitionsRevoked(w.onRevoked))
+			opts = append(opts, kgo.ConsumerGroup(cfg.Group), kgo.OnPartitionsAssigned(w.onAssigned), kgo.OnPartitionsRevoked(w.onRevoked), kgo.OnPartitionsLost(w.onLost))
 		}
 		opts = append(opts, settings.Opts...)
 		if kills {

@@ -20,7 +20,7 @@ type Figures struct {
 	// StableS is the time from the event until every partition had exactly one owner and
 	// kept it until the next event or the end; nil when that never happened.
 	StableS *float64 `json:"time_to_stable_s"`
-	// PauseS is the longest pause of any partition with backlog that overlaps the event's
+	// PauseS is the longest pause of any partition with backlog that ended in the event's
 	// span: the time between two deliveries of new records of the partition during which a
 	// record was waiting (from the later of the earlier delivery and the production of the
 	// first new record delivered next). PausePartition is that partition (-1 if none).
@@ -170,7 +170,7 @@ func stability(log Log, out []Figures, spanEnd func(int) int64) {
 
 // pauses finds, per partition, the gaps between deliveries of new records (records the
 // partition had not delivered before, consumed at one moment) while a record was waiting,
-// and keeps each event's longest that overlaps its span. A delivery of re-read records only
+// and keeps each event's longest of those that ended in its span. A delivery of re-read records only
 // ends no pause: the application is still waiting for the records after them.
 func pauses(r Records, order []int, events []Event, out []Figures, spanEnd func(int) int64) {
 	type state struct {
@@ -204,10 +204,11 @@ func pauses(r Records, order []int, events []Event, out []Figures, spanEnd func(
 		if at <= start {
 			continue
 		}
-		for e := range events {
-			if start < spanEnd(e) && at > events[e].AtUs && seconds(at-start) > out[e].PauseS {
-				out[e].PauseS, out[e].PausePartition = seconds(at-start), p
-			}
+		// The pause is the last event's that came before it ended: a pause caused by an
+		// event starts a moment before it (the partition's last delivery).
+		e := eventIndex(events, at-1)
+		if e >= 0 && seconds(at-start) > out[e].PauseS {
+			out[e].PauseS, out[e].PausePartition = seconds(at-start), p
 		}
 	}
 }

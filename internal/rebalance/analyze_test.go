@@ -53,6 +53,25 @@ func TestAnalyze(t *testing.T) {
 			PauseS: 6.3, PausePartition: 1, Redelivered: 2,
 			P99BeforeMs: 100, RecordsBefore: 5, P99AfterMs: 300, RecordsAfter: 2}},
 	}, {
+		// Partition 0's last delivery before the kill at 10 s is at 9.99 s and the next at
+		// 16 s, its first record produced at 9.995 s: a 6.005 s pause. It began before the
+		// kill, in the join's span, but ended after the kill: it is the kill's alone. The
+		// join's is the 10 ms from 9.98 s (produced) to 9.99 s (delivered).
+		name: "a pause belongs to the event before its end",
+		log: logOf(1, 20_000,
+			[]Event{{Spec: "join@5s", Kind: Join, AtUs: ms(5_000), Member: 1}, {Spec: "kill@10s", Kind: Kill, AtUs: ms(10_000), Member: 0}},
+			[]Change{
+				{AtUs: 0, Member: 0, Kind: Assigned, Partitions: []int32{0}},
+				{AtUs: ms(16_000), Member: 1, Kind: Assigned, Partitions: []int32{0}},
+			},
+			[]rec{{0, 9_000, 0, 8_990}, {0, 9_990, 1, 9_980}, {0, 16_000, 2, 9_995}}),
+		want: []Figures{
+			{Event: "join@5s", Kind: Join, AtS: 5, Member: 1, StableS: stableS(0), PauseS: 0.01, PausePartition: 0,
+				P99AfterMs: 10, RecordsAfter: 2},
+			{Event: "kill@10s", Kind: Kill, AtS: 10, StableS: stableS(6), PauseS: 6.005, PausePartition: 0,
+				P99BeforeMs: 10, RecordsBefore: 2},
+		},
+	}, {
 		// A stall of member 0 at 5 s: deliveries at 4.8, 5.0, then 7.05 (its first record
 		// produced at 5.01): 7.05 - 5.01 = 2.04 s. The gap from 1.0 to 3.0 s had no backlog
 		// until 2.95 s (0.05 s), and it ends before the event anyway. Nothing moves: stable

@@ -55,9 +55,11 @@ type ConsumerConfig struct {
 	// agent reads exactly the partitions its own producers write. Consumers is then at most
 	// the number of partitions.
 	Partitions []int32
-	// Events change the group during the run (times from its start); the run then records
-	// its rebalance.Log (ConsumeResult.Rebalance). They need one topic and a group.
-	Events []rebalance.Scheduled
+	// Events change the group during the run, their times counted from EventsAfter into it
+	// (a study's measured window opens after its warm-up); the run then records its
+	// rebalance.Log (ConsumeResult.Rebalance). They need one topic and a group.
+	Events      []rebalance.Scheduled
+	EventsAfter time.Duration
 }
 
 // DefaultConsumeTimeout is Kafka's consumer perf tool's --timeout default.
@@ -360,7 +362,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		poll(w)
 	}
 	if log != nil {
-		group.startEvents(runCtx, cfg.Events, log, func(i int) error {
+		group.startEvents(runCtx, cfg.Events, start.Add(cfg.EventsAfter), log, func(i int) error {
 			w, err := newWorker(i)
 			if err != nil {
 				workers[0].errMu.Lock()

@@ -159,20 +159,20 @@ func (m *members) all() []*consumerWorker {
 // startEvents carries out the schedule in the background until ctx ends; join starts
 // member i. The schedule holds a poll count of its own, so a join never adds to an empty
 // WaitGroup that is being waited for.
-func (m *members) startEvents(ctx context.Context, events []rebalance.Scheduled, log *eventLog, join func(i int) error) {
+func (m *members) startEvents(ctx context.Context, events []rebalance.Scheduled, from time.Time, log *eventLog, join func(i int) error) {
 	m.polls.Add(1)
 	go func() {
 		defer m.polls.Done()
-		m.runEvents(ctx, events, log, join)
+		m.runEvents(ctx, events, from, log, join)
 	}()
 }
 
-// runEvents carries out the schedule until ctx ends. Leave, kill and stall act on the
-// first member still running (the oldest), so both protocols of a study see the same
-// member go.
-func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, log *eventLog, join func(i int) error) {
+// runEvents carries out the schedule, its times counted from from, until ctx ends. Leave,
+// kill and stall act on the first member still running (the oldest), so both protocols of
+// a study see the same member go.
+func (m *members) runEvents(ctx context.Context, events []rebalance.Scheduled, from time.Time, log *eventLog, join func(i int) error) {
 	for _, ev := range events {
-		t := time.NewTimer(time.Until(log.start.Add(ev.At)))
+		t := time.NewTimer(time.Until(from.Add(ev.At)))
 		select {
 		case <-ctx.Done():
 			t.Stop()

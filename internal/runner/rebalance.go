@@ -3,26 +3,10 @@ package runner
 import (
 	"errors"
 
-	"github.com/kbench/kbench/internal/rebalance"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/settings"
 	"github.com/kbench/kbench/internal/study"
 )
-
-// consumerEvents are the scenario's membership events in the consumers' own time: the
-// schedule counts from the start of the measured window, which opens after the producers'
-// warm-up (the consumers start with the producers).
-func (r *runner) consumerEvents(sc study.Scenario) []rebalance.Scheduled {
-	if len(sc.Consumers.Events) == 0 {
-		return nil
-	}
-	out := make([]rebalance.Scheduled, len(sc.Consumers.Events))
-	for i, ev := range sc.Consumers.Events {
-		ev.At += r.plan.Warmup
-		out[i] = ev
-	}
-	return out
-}
 
 // recordRebalance keeps a repeat's membership-event log in the run directory and its
 // figures in the repeat.

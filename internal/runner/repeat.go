@@ -449,7 +449,7 @@ func (r *runner) consumerConfig(topic, group string, sc study.Scenario) load.Con
 	// The consumers' own idle timeout is a safety net only: drain stops them.
 	return load.ConsumerConfig{Bootstrap: e.bootstrap, Topics: []string{topic}, Group: group,
 		Properties: props, Consumers: c.Count, Records: c.Records, Duration: c.Duration, Timeout: consumeJoinTimeout,
-		Events: r.consumerEvents(sc)}
+		Events: sc.Consumers.Events, EventsAfter: r.plan.Warmup}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

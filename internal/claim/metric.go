@@ -27,6 +27,10 @@ const (
 	Pause        = "pause"
 	TimeToStable = "time_to_stable"
 	Redelivered  = "redelivered"
+	// PauseJoin, PauseLeave and PauseKill are the longest pause at the events of one kind.
+	PauseJoin  = "pause_join"
+	PauseLeave = "pause_leave"
+	PauseKill  = "pause_kill"
 )
 
 // metricAliases maps every accepted spelling to its canonical name.
@@ -50,6 +54,9 @@ var metricAliases = map[string]string{
 	"pause":           Pause,
 	"time_to_stable":  TimeToStable,
 	"redelivered":     Redelivered,
+	"pause_join":      PauseJoin,
+	"pause_leave":     PauseLeave,
+	"pause_kill":      PauseKill,
 }
 
 // metricUnits gives the unit each canonical metric is compared in, for verdict sentences.
@@ -68,6 +75,9 @@ var metricUnits = map[string]string{
 	Pause:         "s",
 	TimeToStable:  "s",
 	Redelivered:   "records",
+	PauseJoin:     "s",
+	PauseLeave:    "s",
+	PauseKill:     "s",
 }
 
 // Metrics returns the canonical metric names, sorted.

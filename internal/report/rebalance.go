@@ -102,11 +102,21 @@ func rebalanceTable(m *Model) textTable {
 }
 
 // rebalanceMetric is a repeat's figure for a hypothesis: the longest pause or time to
-// stable of any of its events, or all its re-deliveries. A repeat with an event that never
-// saw a stable group has no time to stable.
+// stable of any of its events, the longest pause at the events of one kind (pause_join), or
+// all its re-deliveries. A repeat with an event that never saw a stable group has no time
+// to stable; one without an event of the kind has no pause of it.
 func rebalanceMetric(rb *results.Rebalance, name string) (float64, bool) {
 	if rb == nil || len(rb.Events) == 0 {
 		return 0, false
+	}
+	if kind, ok := strings.CutPrefix(name, "pause_"); ok {
+		v, found := 0.0, false
+		for _, f := range rb.Events {
+			if string(f.Kind) == kind && f.Skipped == "" {
+				v, found = max(v, f.PauseS), true
+			}
+		}
+		return v, found
 	}
 	var v float64
 	for _, f := range rb.Events {

@@ -16,8 +16,8 @@ func TestRebalanceRows(t *testing.T) {
 	rep := func(valid bool, joinStable, killPause float64, killStable *float64, redelivered int64) results.Repeat {
 		return results.Repeat{Validity: results.Validity{Valid: valid}, Rebalance: &results.Rebalance{Protocol: "classic",
 			Events: []rebalance.Figures{
-				{Event: "join@8s", StableS: secondsPtr(joinStable), PauseS: 0.5, RecordsBefore: 10, P99BeforeMs: 20, RecordsAfter: 10, P99AfterMs: 600},
-				{Event: "kill@28s", StableS: killStable, PauseS: killPause, Redelivered: redelivered, RecordsBefore: 10, P99BeforeMs: 30},
+				{Event: "join@8s", Kind: rebalance.Join, StableS: secondsPtr(joinStable), PauseS: 0.5, RecordsBefore: 10, P99BeforeMs: 20, RecordsAfter: 10, P99AfterMs: 600},
+				{Event: "kill@28s", Kind: rebalance.Kill, StableS: killStable, PauseS: killPause, Redelivered: redelivered, RecordsBefore: 10, P99BeforeMs: 30},
 			}}}
 	}
 	rd := &results.RunDir{
@@ -57,7 +57,8 @@ func TestRebalanceRows(t *testing.T) {
 		metric string
 		want   float64
 		ok     bool
-	}{{r[0], "pause", 9, true}, {r[0], "time_to_stable", 10, true}, {r[1], "time_to_stable", 0, false}, {r[1], "redelivered", 6000, true}} {
+	}{{r[0], "pause", 9, true}, {r[0], "time_to_stable", 10, true}, {r[1], "time_to_stable", 0, false}, {r[1], "redelivered", 6000, true},
+		{r[0], "pause_join", 0.5, true}, {r[1], "pause_kill", 11, true}, {r[0], "pause_leave", 0, false}} {
 		if v, ok := metric(c.rep, c.metric); v != c.want || ok != c.ok {
 			t.Errorf("%s = %v, %v; want %v, %v", c.metric, v, ok, c.want, c.ok)
 		}

@@ -161,7 +161,7 @@ func metric(r results.Repeat, name string) (float64, bool) {
 			return 0, false
 		}
 		return r.Capacity.Brackets[0].Lower, true
-	case "pause", "time_to_stable", "redelivered":
+	case "pause", "time_to_stable", "redelivered", "pause_join", "pause_leave", "pause_kill":
 		return rebalanceMetric(r.Rebalance, name)
 	case "client_cpu_per_million":
 		return s.ClientCPUPerMillion, s.RecordsAcked > 0

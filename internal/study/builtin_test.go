@@ -105,6 +105,8 @@ func TestBuiltinHypotheses(t *testing.T) {
 		"rebalance": {
 			{"protocol=consumer", "protocol=classic"},
 			{"protocol=consumer", "protocol=classic"},
+			{"protocol=consumer", "protocol=classic"},
+			{"protocol=consumer", "protocol=classic"},
 		},
 		"sizes-and-counts": {
 			{"record_size=10B,producers=1,partitions=6", "record_size=2000B,producers=1,partitions=6"},

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/rebalance"
@@ -265,14 +267,35 @@ type memberState struct {
 	log          *eventLog
 }
 
-// partitionCount is topic's number of partitions.
+// partitionCount is topic's number of partitions. A topic created a moment ago may not be
+// in every broker's metadata yet, so an unknown topic is asked about again for a while.
 func partitionCount(ctx context.Context, adm *kadm.Client, topic string) (int, error) {
-	td, err := adm.ListTopics(ctx, topic)
-	if err == nil {
-		err = td.Error()
+	ctx, cancel := context.WithTimeout(ctx, topicWait)
+	defer cancel()
+	for {
+		td, err := adm.ListTopics(ctx, topic)
+		if err == nil {
+			err = td.Error()
+		}
+		if err == nil {
+			return len(td[topic].Partitions), nil
+		}
+		if !errors.Is(err, kerr.UnknownTopicOrPartition) || sleepCtx(ctx, 100*time.Millisecond) != nil {
+			return 0, fmt.Errorf("unable to read the partitions of topic %s: %w", topic, err)
+		}
 	}
-	if err != nil {
-		return 0, fmt.Errorf("unable to read the partitions of topic %s: %w", topic, err)
+}
+
+// topicWait bounds the wait for a new topic's metadata.
+const topicWait = 10 * time.Second
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
-	return len(td[topic].Partitions), nil
 }

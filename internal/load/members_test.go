@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kbench/kbench/internal/cluster/kfaketest"
@@ -72,5 +74,30 @@ func TestMembershipEventsFake(t *testing.T) {
 	}
 	if killed := log.Events[3].MemberID; killed == "" || left[killed] {
 		t.Errorf("the killed member %q sent a LeaveGroup (left: %v)", killed, left)
+	}
+}
+
+// A topic that appears a moment after the run starts is waited for, as a freshly created
+// topic not yet in every broker's metadata would be.
+func TestPartitionCountWaitsForTopic(t *testing.T) {
+	_, boot := kfaketest.Start(t, kfake.NumBrokers(1))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(boot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	created := make(chan error, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_, err := adm.CreateTopic(context.Background(), 5, 1, nil, "late")
+		created <- err
+	}()
+	n, err := partitionCount(context.Background(), adm, "late")
+	if cerr := <-created; cerr != nil {
+		t.Fatal(cerr)
+	}
+	if err != nil || n != 5 {
+		t.Errorf("partitionCount = %d, %v; want 5", n, err)
 	}
 }

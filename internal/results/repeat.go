@@ -34,6 +34,10 @@ type Repeat struct {
 	Durability *Durability `json:"durability,omitempty"`
 	// Agents is set when the load ran on remote agents (kbench run --agents N).
 	Agents *Agents `json:"agents,omitempty"`
+	// CatchUp is the drain of a catch-up read (consumers.backlog), absent otherwise.
+	CatchUp *CatchUp `json:"catch_up,omitempty"`
+	// Share is the share consumers' deliveries (consumers.share_group), absent otherwise.
+	Share *Share `json:"share,omitempty"`
 }
 
 // Workload is what the scenario asked the clients to do; with Topic it is enough to write

@@ -172,7 +172,10 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		return rep
 	}
 	group := ""
-	if sc.Consumers.Count > 0 {
+	switch {
+	case sc.Consumers.Share:
+		group = shareGroup(topic, n)
+	case sc.Consumers.Count > 0:
 		group = r.consumerGroup(sc, topic, n)
 	}
 	// Deleted even when the creation fails: a cancelled request may still have created it.
@@ -195,6 +198,10 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		return invalid(err)
 	}
 	m.fill(rep, filled)
+	if reasons := m.fillConsumerRole(rep, sc, m.brokerStart().Sub(m.window.start).Seconds()); len(reasons) > 0 {
+		rep.Validity.Valid = false
+		rep.Validity.Reasons = append(rep.Validity.Reasons, reasons...)
+	}
 	if m.agents != nil {
 		if rep.Agents, err = r.recordAgents(sc, n, m.agents); err != nil {
 			return invalid(err)
@@ -332,6 +339,10 @@ type measurement struct {
 	split         bool
 	// agents is the producers' run on remote agents, when they ran there.
 	agents *agent.Outcome
+	// catchUp times a catch-up read's drain (consumers.backlog); share is the share
+	// consumers' run (consumers.share_group), whose common figures are also in cons.
+	catchUp *catchUp
+	share   *load.ShareResult
 }
 
 // measure runs the scenario's load on topic, which holds filled records already (a
@@ -342,6 +353,9 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}
 	m := &measurement{window: newWindow(), rate: r.rate(sc), mustReach: sc.Producers.Rate > 0, consumeOnly: sc.Kind() == "consume"}
+	if sc.Consumers.Backlog > 0 {
+		m.catchUp = newCatchUp(sc.Consumers.Backlog)
+	}
 	if e, err := r.target.endpointFor(sc.Listener); err == nil {
 		m.window.proxyPID = e.proxyPID
 	}
@@ -370,8 +384,14 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 				m.prod, m.agents, m.prodErr = r.produce(ctx, sc, cfg, func(t load.Tick) {
 					m.window.produceTick(t)
 					r.progress.produceTick(t, sampler)
+					if m.catchUp != nil {
+						m.catchUp.produceTick(t, time.Now())
+					}
 				})
 			})
+			if m.catchUp != nil {
+				m.catchUp.producersDone(time.Now())
+			}
 		}()
 	} else {
 		close(producing)
@@ -391,6 +411,9 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 				return m.prod.Total.Acked
 			}
 		}
+		if m.catchUp != nil {
+			cfg.TickInterval = catchUpTick
+		}
 		cctx, stop := context.WithCancel(ctx)
 		defer stop()
 		d, consumed := &drain{}, make(chan struct{})
@@ -402,8 +425,14 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		go func() {
 			defer wg.Done()
 			defer close(consumed)
+			if m.catchUp != nil && !awaitBacklog(cctx, m.catchUp, producing) {
+				return
+			}
 			withRole(cctx, roleConsumer, func(cctx context.Context) {
-				m.cons, m.consErr = load.Consume(cctx, cfg, func(t load.ConsumeTick) {
+				m.cons, m.share, m.consErr = r.consume(cctx, sc, cfg, func(t load.ConsumeTick) {
+					if m.catchUp != nil {
+						m.catchUp.consumeTick(t, time.Now())
+					}
 					d.tick(t.TotalRecords)
 					m.window.consumeTick(t)
 					if m.consumeOnly {

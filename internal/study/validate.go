@@ -81,6 +81,9 @@ func (p *parsed) validate(pt point) error {
 	if s.Verify.Enabled() && s.Producers.Properties["acks"] == "0" {
 		return fail("producers.properties.acks", "acks=0: the cluster acknowledges nothing, so a durability check has no claim to check")
 	}
+	if err := validateConsumerRole(s, fail); err != nil {
+		return err
+	}
 	return p.validateClients(s, fail)
 }
 

@@ -20,6 +20,8 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"capacityTable":   capacityTable,
 	"agentTable":      agentTableHTML,
 	"durabilityTable": durabilityTable,
+	"catchUpTable":    catchUpTable,
+	"shareTable":      shareTable,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"heading":         func(m *Model, key string) string { return m.heading(key) },
@@ -50,6 +52,10 @@ func intro(name string) string {
 		return agentsIntro
 	case "durability":
 		return durabilityIntro
+	case "catchup":
+		return catchUpIntro
+	case "share":
+		return shareIntro
 	}
 	return latencyIntro
 }

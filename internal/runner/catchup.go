@@ -35,6 +35,7 @@ type catchUp struct {
 	before, during               *metrics.Histogram
 	acked                        []ackedAt // the producers' total by tick, for interpolation
 	producersEnded               time.Time
+	bytes                        int64 // the producers' acknowledged bytes at the last tick
 }
 
 // ackedAt is the producers' acknowledged total at a tick.
@@ -52,6 +53,7 @@ func (c *catchUp) produceTick(t load.Tick, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.acked = append(c.acked, ackedAt{now, t.TotalAcked})
+	c.bytes = t.TotalBytes
 	if t.Warmup {
 		return
 	}
@@ -118,7 +120,7 @@ func (c *catchUp) result(origin time.Time) *results.CatchUp {
 	r.Before = &before
 	switch {
 	case c.start.IsZero():
-		r.Note = fmt.Sprintf("the producers stopped before they had written the %s backlog (%d bytes acknowledged)", study.FormatSize(c.target), c.lastAcked())
+		r.Note = fmt.Sprintf("the producers stopped before they had written the %s backlog (%d bytes acknowledged)", study.FormatSize(c.target), c.bytes)
 		return r
 	case c.end.IsZero():
 		r.Start = c.start.Sub(origin).Seconds()
@@ -138,13 +140,6 @@ func (c *catchUp) result(origin time.Time) *results.CatchUp {
 		r.ProduceRecordsPerSec = float64(r.ProducedRecords) / r.DrainSeconds
 	}
 	return r
-}
-
-func (c *catchUp) lastAcked() int64 {
-	if len(c.acked) == 0 {
-		return 0
-	}
-	return c.acked[len(c.acked)-1].total
 }
 
 // histograms are the producers' due-time histograms before and during the drain, for the

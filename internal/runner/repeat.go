@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"maps"
 	"slices"
 	"strconv"
@@ -410,6 +411,11 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 				}
 				return m.prod.Total.Acked
 			}
+		}
+		if m.consumeOnly && sc.Consumers.Share {
+			// Ticks count deliveries, redeliveries included: share consumers end themselves
+			// once every record came (cfg.Records); the watch only stops them when idle.
+			want = func() int64 { return math.MaxInt64 }
 		}
 		if m.catchUp != nil {
 			cfg.TickInterval = catchUpTick

@@ -153,3 +153,22 @@ func shareTable(m *Model) textTable {
 func pctOf(v float64) string {
 	return strconv.FormatFloat(math.Round(v*10000)/100, 'f', -1, 64) + "%"
 }
+
+// shareCommands reproduce a consume-only scenario's share consumers with kbench and with
+// Kafka's share-consumer perf tool (4.2 spelling), which has no release or reject share.
+func shareCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
+	s := r.Share
+	common := fmt.Sprintf("--bootstrap-server %s --topic %s", bootstrapVar, r.Topic.Name)
+	kbench = fmt.Sprintf("kbench consume %s --messages %d --share-group %s --consumers %d --share-acknowledgement %s", common, numRecords, s.Group, s.Consumers, s.Acknowledgement)
+	if s.Release > 0 {
+		kbench += " --release-share " + strconv.FormatFloat(s.Release, 'g', -1, 64)
+	}
+	if s.Reject > 0 {
+		kbench += " --reject-share " + strconv.FormatFloat(s.Reject, 'g', -1, 64)
+	}
+	tool = fmt.Sprintf("kafka-share-consumer-perf-test.sh %s --group %s --num-records %d --threads %d", common, s.Group, numRecords, s.Consumers)
+	if s.Release > 0 || s.Reject > 0 {
+		tool = "# Kafka's tool accepts every record: no release or reject share\n" + tool
+	}
+	return kbench, tool
+}

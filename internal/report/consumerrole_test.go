@@ -46,6 +46,15 @@ func TestConsumerRoleRows(t *testing.T) {
 	if len(sh) != 1 || sh[0].RedeliveredShare != 0.01 {
 		t.Fatalf("share rows %+v", sh)
 	}
+	rep := rd.Repeats["share_group=true"][0]
+	rep.Topic.Name, rep.Share.Group = "t1", "t1-s1"
+	kb, tool := shareCommands(rep, 20_000)
+	if want := "kbench consume --bootstrap-server $BOOTSTRAP --topic t1 --messages 20000 --share-group t1-s1 --consumers 6 --share-acknowledgement explicit --release-share 0.01"; kb != want {
+		t.Errorf("kbench command\n got %s\nwant %s", kb, want)
+	}
+	if want := "kafka-share-consumer-perf-test.sh --bootstrap-server $BOOTSTRAP --topic t1 --group t1-s1 --num-records 20000 --threads 6"; !strings.HasSuffix(tool, "\n"+want) {
+		t.Errorf("tool command\n got %s\nwant a note, then %s", tool, want)
+	}
 	m := &Model{Title: "t", CatchUp: cu, Share: sh}
 	var md, html bytes.Buffer
 	if err := WriteMarkdown(&md, m); err != nil {

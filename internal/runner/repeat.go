@@ -172,15 +172,16 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		rep.Validity = results.Validity{Valid: false, Reasons: []string{err.Error()}}
 		return rep
 	}
-	group := ""
+	group, ownGroup := "", ""
 	switch {
 	case sc.Consumers.Share:
-		group = shareGroup(topic, n)
+		group = shareGroup(topic, n) // the share consumers create and delete it
 	case sc.Consumers.Count > 0:
 		group = r.consumerGroup(sc, topic, n)
+		ownGroup = group
 	}
 	// Deleted even when the creation fails: a cancelled request may still have created it.
-	defer r.release(ctx, topic, group)
+	defer r.release(ctx, topic, ownGroup)
 	if err := r.target.setLinks(sc); err != nil {
 		return invalid(err)
 	}

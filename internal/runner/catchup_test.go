@@ -7,6 +7,8 @@ import (
 
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/study"
 )
 
 // TestCatchUpTimesTheDrain feeds a catch-up's tracker the ticks of a made-up run and checks
@@ -114,4 +116,29 @@ func TestCatchUpTimesTheDrain(t *testing.T) {
 			t.Errorf("caught up %v, note %q", r.CaughtUp, r.Note)
 		}
 	})
+}
+
+// TestFillConsumerRole records a catch-up that never caught up as an invalid repeat's
+// reason, and a share run's figures beside the consumer group's view of it.
+func TestFillConsumerRole(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := newCatchUp(1 << 20)
+	c.produceTick(load.Tick{TotalAcked: 2000, TotalBytes: 2 << 20}, base.Add(time.Second))
+	c.producersDone(base.Add(3 * time.Second))
+	m := &measurement{window: &window{start: base}, catchUp: c,
+		share: &load.ShareResult{Group: "g", Consumers: 6, Delivered: 1010, Distinct: 1000, Redelivered: 10, Released: 10}}
+	rep := &results.Repeat{Latency: map[string][]results.Bucket{}}
+	reasons := m.fillConsumerRole(rep, study.Scenario{Consumers: study.Consumers{Share: true, Release: 0.01}}, 0)
+	if len(reasons) != 1 || reasons[0] != "catch-up: the consumers had not caught up when the producers stopped, 2.0 s into the drain: lengthen producers.duration" {
+		t.Errorf("reasons %q", reasons)
+	}
+	if rep.CatchUp == nil || rep.CatchUp.Start != 1 || rep.CatchUp.CaughtUp {
+		t.Errorf("catch-up %+v", rep.CatchUp)
+	}
+	if s := rep.Share; s == nil || s.Release != 0.01 || s.RedeliveredShare() != 10.0/1010 {
+		t.Errorf("share %+v", s)
+	}
+	if got := shareAsConsume(m.share); got.Records != 1010 || got.Rereads != 10 {
+		t.Errorf("as a consumer group's: %d records, %d re-reads; want 1010 and 10", got.Records, got.Rereads)
+	}
 }

@@ -68,7 +68,7 @@ func catchUpRows(rd *results.RunDir) []CatchUpRow {
 
 // catchUpIntro explains the catch-up table, and what the brokers' counters can tell.
 const catchUpIntro = "A catch-up read: the producers wrote the backlog alone at their paced rate, then the consumers started at the earliest offset while the producers kept that rate. " +
-	"The drain runs from the consumers' start (joining the group included) until the records they read were fresh: the p99 end-to-end latency of a 200 ms tick of their records under the lag threshold (lag_threshold_ms in the repeat file, a second). " +
+	"The drain runs from the consumers' start (joining the group included) until the records they read were fresh: the p99 end-to-end latency of a 200 ms tick of their records under the lag threshold (lag_threshold_ms in the repeat file). The producers stopped a few seconds after. " +
 	"Consumers' and producers' records/s are over the drain; backlog / (consumers - producers) is the drain those rates imply, a check on the timed one. " +
 	"The producers' due-time p99 is from the end of the warm-up to the consumers' start (before) and over the drain (during). " +
 	"The brokers' reads: what they served to consumers and followers (Kafka's BytesOut and ReplicationBytesOut) against what their processes caused to be read from storage (/proc/<pid>/io read_bytes); the rest came from the page cache, as far as these counters tell (the share is over the brokers with both counters). " +

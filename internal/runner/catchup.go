@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -15,11 +16,16 @@ import (
 // one tick.
 const catchUpTick = 200 * time.Millisecond
 
+// catchUpTail is how long the producers keep their rate after the consumers caught up
+// before a catch-up read stops them (producers.duration is then an upper bound): long
+// enough to show the consumers keep up.
+const catchUpTail = 5 * time.Second
+
 // catchUpLag is the time lag under which the consumers count as caught up: the p99 of the
 // end-to-end latency of one tick's records. A record read during the drain is as old as
 // the backlog ahead of it; the age falls steadily to the cluster's own end-to-end latency,
 // so the drain's end is timed early by at most catchUpLag / (consume rate / produce rate - 1).
-const catchUpLag = time.Second
+const catchUpLag = 500 * time.Millisecond
 
 // catchUp times a catch-up read: it opens the consumers' start once the producers, past
 // their warm-up, have had a backlog acknowledged, and marks the drain's end at the first
@@ -27,6 +33,7 @@ const catchUpLag = time.Second
 type catchUp struct {
 	target  int64
 	started chan struct{} // closed when the consumers may start
+	caught  chan struct{} // closed when the drain ended
 
 	mu                           sync.Mutex
 	start, end                   time.Time
@@ -45,7 +52,7 @@ type ackedAt struct {
 }
 
 func newCatchUp(backlog int64) *catchUp {
-	return &catchUp{target: backlog, started: make(chan struct{}), before: metrics.NewHistogram(), during: metrics.NewHistogram()}
+	return &catchUp{target: backlog, started: make(chan struct{}), caught: make(chan struct{}), before: metrics.NewHistogram(), during: metrics.NewHistogram()}
 }
 
 // produceTick takes a producer tick that ended at now.
@@ -83,6 +90,7 @@ func (c *catchUp) consumeTick(t load.ConsumeTick, now time.Time) {
 	}
 	if time.Duration(t.EndToEnd.P99Us)*time.Microsecond < catchUpLag {
 		c.end, c.consumed, c.consumedBytes = now, t.TotalRecords, t.TotalBytes
+		close(c.caught)
 	}
 }
 
@@ -148,4 +156,22 @@ func (c *catchUp) histograms() (before, during *metrics.Histogram) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.before.Clone(), c.during.Clone()
+}
+
+// stopProducers cancels the producers catchUpTail after the drain ended; it returns when
+// it did, or when the producers ended first (done) or ctx ended.
+func (c *catchUp) stopProducers(ctx context.Context, done <-chan struct{}, cancel context.CancelFunc) {
+	select {
+	case <-c.caught:
+	case <-done:
+		return
+	case <-ctx.Done():
+		return
+	}
+	select {
+	case <-time.After(catchUpTail):
+		cancel()
+	case <-done:
+	case <-ctx.Done():
+	}
 }

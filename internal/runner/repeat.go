@@ -378,11 +378,19 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		if cfg.Warmup == 0 && cfg.WarmupRecords == 0 {
 			m.window.begin(time.Now())
 		}
+		pctx := ctx
+		if m.catchUp != nil {
+			// A catch-up's producers stop a little after the consumers caught up.
+			var stopProducers context.CancelFunc
+			pctx, stopProducers = context.WithCancel(ctx)
+			defer stopProducers()
+			go m.catchUp.stopProducers(ctx, producing, stopProducers)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer close(producing)
-			withRole(ctx, roleProducer, func(ctx context.Context) {
+			withRole(pctx, roleProducer, func(ctx context.Context) {
 				m.prod, m.agents, m.prodErr = r.produce(ctx, sc, cfg, func(t load.Tick) {
 					m.window.produceTick(t)
 					r.progress.produceTick(t, sampler)

@@ -23,7 +23,7 @@ defaults:
   producers: {count: 0, record_size: 200}
   consumers: {count: 6, records: 5000, share_group: true}
 matrix:
-  release: [0, 1%]
+  release: [0, 0.01]
 `
 	opts := options(t, parseStudy(t, text), text)
 	out, err := Run(context.Background(), opts)
@@ -34,7 +34,7 @@ matrix:
 	for _, tt := range []struct {
 		id      string
 		release bool
-	}{{"release=0", false}, {"release=1%", true}} {
+	}{{"release=0", false}, {"release=0.01", true}} {
 		rep := repeats(t, rd, tt.id, 1)[0]
 		checkValid(t, rep)
 		sh := rep.Share

@@ -171,9 +171,10 @@ func (s Scenario) describeLoad() string {
 			d += " of a prefilled topic"
 		}
 		if c.Backlog > 0 {
-			d += " starting once a " + FormatSize(c.Backlog) + " backlog is written (catch-up read)"
+			d += " starting once a " + FormatSize(c.Backlog) + " backlog is written, reading until caught up (catch-up read)"
+		} else {
+			d += ", " + amount(c.Records, c.Duration)
 		}
-		d += ", " + amount(c.Records, c.Duration)
 		if c.Release > 0 || c.Reject > 0 {
 			d += fmt.Sprintf(", releasing %g%% and rejecting %g%% of deliveries", c.Release*100, c.Reject*100)
 		}

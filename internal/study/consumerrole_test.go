@@ -79,3 +79,19 @@ func checkRoleError(t *testing.T, text, field, msg string) {
 		t.Errorf("error %q (field %s), want field %s and %q on one line", err, se.Field, field, msg)
 	}
 }
+
+// TestIDCharacters refuses at load a value a run directory could not be named after, with
+// the way to write it.
+func TestIDCharacters(t *testing.T) {
+	text := `name: t
+defaults:
+  producers: {count: 0}
+  consumers: {count: 6, records: 1000, share_group: true}
+matrix:
+  release: [0, 1%]
+`
+	checkRoleError(t, text, "matrix.release[1]", `"1%" may not contain "%": a scenario ID names a run directory, so values hold letters, digits, '.', '_', '+' and '-' (write 1% as 0.01)`)
+	if _, err := Parse("t.yaml", []byte(strings.Replace(text, "1%", "0.01", 1))); err != nil {
+		t.Errorf("0.01: %v", err)
+	}
+}

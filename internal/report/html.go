@@ -21,6 +21,8 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"agentTable":      agentTableHTML,
 	"durabilityTable": durabilityTable,
 	"rebalanceTable":  rebalanceTable,
+	"catchUpTable":    catchUpTable,
+	"shareTable":      shareTable,
 	"hasRecords":      hasRecords,
 	"intro":           intro,
 	"heading":         func(m *Model, key string) string { return m.heading(key) },
@@ -53,6 +55,10 @@ func intro(name string) string {
 		return durabilityIntro
 	case "rebalances":
 		return rebalanceIntro
+	case "catchup":
+		return catchUpIntro
+	case "share":
+		return shareIntro
 	}
 	return latencyIntro
 }

@@ -89,6 +89,14 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("### %s\n\n%s\n\n", m.heading("rebalances"), rebalanceIntro)
 		mdResultTable(b, rebalanceTable(m))
 	}
+	if len(m.CatchUp) > 0 {
+		p("### %s\n\n%s\n\n", m.heading("catchup"), mdEscape(catchUpIntro))
+		mdResultTable(b, catchUpTable(m))
+	}
+	if len(m.Share) > 0 {
+		p("### %s\n\n%s\n\n", m.heading("share"), shareIntro)
+		mdResultTable(b, shareTable(m))
+	}
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {

@@ -41,6 +41,10 @@ type Model struct {
 	Rebalances []RebalanceRow `json:"rebalances,omitempty"`
 	// Agents has one row per agent and repeat when the load ran on remote agents.
 	Agents []AgentRow `json:"agents,omitempty"`
+	// CatchUp has one row per repeat of a catch-up read; Share one per repeat of share
+	// consumers.
+	CatchUp []CatchUpRow `json:"catch_up,omitempty"`
+	Share   []ShareRow   `json:"share_groups,omitempty"`
 	// References set the source study's figures beside ours.
 	References      []ReferenceRow `json:"references,omitempty"`
 	ReferenceSource string         `json:"reference_source,omitempty"`

@@ -96,6 +96,9 @@ func clientCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
 	if throughput <= 0 {
 		throughput = -1
 	}
+	if w.Kind == "consume" && r.Share != nil {
+		return shareCommands(r, numRecords)
+	}
 	if w.Kind == "consume" {
 		args := []string{"--bootstrap-server", bootstrapVar, "--topic", r.Topic.Name,
 			"--messages", fmt.Sprint(numRecords)}

@@ -69,6 +69,8 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Durability = durabilityRows(rd)
 	m.Rebalances = rebalanceRows(rd)
 	m.Agents = agentRows(rd)
+	m.CatchUp = catchUpRows(rd)
+	m.Share = shareRows(rd)
 	m.Verdicts = verdicts(run.Hypotheses, m.Rows, verdictAlpha(&run))
 	m.Noise = noiseFloor(m.Rows, verdictAlpha(&run))
 	m.References, m.ReferenceSource, m.ReferenceNotes = references(run.Reference, m.Rows)

@@ -36,6 +36,12 @@ func (m *Model) sections() []section {
 	if len(m.Rebalances) > 0 {
 		list = append(list, section{key: "rebalances", title: "Rebalances", sub: true})
 	}
+	if len(m.CatchUp) > 0 {
+		list = append(list, section{key: "catchup", title: "Catch-up reads", sub: true})
+	}
+	if len(m.Share) > 0 {
+		list = append(list, section{key: "share", title: "Share groups", sub: true})
+	}
 	list = append(list,
 		section{key: "charts", title: "Charts"},
 		section{key: "conclusions", title: "Conclusions"},

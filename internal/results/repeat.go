@@ -37,6 +37,10 @@ type Repeat struct {
 	// Rebalance holds the figures of the consumers' membership events, when the scenario
 	// scripted some.
 	Rebalance *Rebalance `json:"rebalance,omitempty"`
+	// CatchUp is the drain of a catch-up read (consumers.backlog), absent otherwise.
+	CatchUp *CatchUp `json:"catch_up,omitempty"`
+	// Share is the share consumers' deliveries (consumers.share_group), absent otherwise.
+	Share *Share `json:"share,omitempty"`
 }
 
 // Workload is what the scenario asked the clients to do; with Topic it is enough to write

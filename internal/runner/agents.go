@@ -29,6 +29,8 @@ func refuseAgents(opts Options) error {
 		switch {
 		case p > 0 && p < opts.Agents:
 			return fmt.Errorf("scenario %s: its %d producers cannot be split between --agents %d (each agent runs at least one)", sc.ID, p, opts.Agents)
+		case p > 0 && (sc.Consumers.Backlog > 0 || sc.Consumers.Share):
+			return fmt.Errorf("scenario %s: catch-up reads and share consumers run on this host only, beside their producers: run it without --agents", sc.ID)
 		case sc.Capacity.Enabled() && sc.Consumers.Count > 0:
 			return fmt.Errorf("scenario %s: its capacity search's consumers would run on this host; with --agents a search runs producers only (drop the scenario's consumers, or run without --agents)", sc.ID)
 		case p > 0 && sc.Consumers.Count > 0 && sc.Topic.Partitions < opts.Agents:

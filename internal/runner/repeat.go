@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,12 +172,16 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		rep.Validity = results.Validity{Valid: false, Reasons: []string{err.Error()}}
 		return rep
 	}
-	group := ""
-	if sc.Consumers.Count > 0 {
+	group, ownGroup := "", ""
+	switch {
+	case sc.Consumers.Share:
+		group = shareGroup(topic, n) // the share consumers create and delete it
+	case sc.Consumers.Count > 0:
 		group = r.consumerGroup(sc, topic, n)
+		ownGroup = group
 	}
 	// Deleted even when the creation fails: a cancelled request may still have created it.
-	defer r.release(ctx, topic, group)
+	defer r.release(ctx, topic, ownGroup)
 	if err := r.target.setLinks(sc); err != nil {
 		return invalid(err)
 	}
@@ -197,6 +202,10 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 	m.fill(rep, filled)
 	if err := r.recordRebalance(rep, sc, m); err != nil {
 		return invalid(err)
+	}
+	if reasons := m.fillConsumerRole(rep, sc, m.brokerStart().Sub(m.window.start).Seconds()); len(reasons) > 0 {
+		rep.Validity.Valid = false
+		rep.Validity.Reasons = append(rep.Validity.Reasons, reasons...)
 	}
 	if m.agents != nil {
 		if rep.Agents, err = r.recordAgents(sc, n, m.agents); err != nil {
@@ -335,6 +344,10 @@ type measurement struct {
 	split         bool
 	// agents is the producers' run on remote agents, when they ran there.
 	agents *agent.Outcome
+	// catchUp times a catch-up read's drain (consumers.backlog); share is the share
+	// consumers' run (consumers.share_group), whose common figures are also in cons.
+	catchUp *catchUp
+	share   *load.ShareResult
 }
 
 // measure runs the scenario's load on topic, which holds filled records already (a
@@ -345,6 +358,9 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		return nil, fmt.Errorf("broker metrics: %w", err)
 	}
 	m := &measurement{window: newWindow(), rate: r.rate(sc), mustReach: sc.Producers.Rate > 0, consumeOnly: sc.Kind() == "consume"}
+	if sc.Consumers.Backlog > 0 {
+		m.catchUp = newCatchUp(sc.Consumers.Backlog)
+	}
 	if e, err := r.target.endpointFor(sc.Listener); err == nil {
 		m.window.proxyPID = e.proxyPID
 	}
@@ -365,16 +381,30 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		if cfg.Warmup == 0 && cfg.WarmupRecords == 0 {
 			m.window.begin(time.Now())
 		}
+		pctx := ctx
+		if m.catchUp != nil {
+			// A catch-up's producers stop a little after the consumers caught up.
+			var stopProducers context.CancelFunc
+			pctx, stopProducers = context.WithCancel(ctx)
+			defer stopProducers()
+			go m.catchUp.stopProducers(ctx, producing, stopProducers)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer close(producing)
-			withRole(ctx, roleProducer, func(ctx context.Context) {
+			withRole(pctx, roleProducer, func(ctx context.Context) {
 				m.prod, m.agents, m.prodErr = r.produce(ctx, sc, cfg, func(t load.Tick) {
 					m.window.produceTick(t)
 					r.progress.produceTick(t, sampler)
+					if m.catchUp != nil {
+						m.catchUp.produceTick(t, time.Now())
+					}
 				})
 			})
+			if m.catchUp != nil {
+				m.catchUp.producersDone(time.Now())
+			}
 		}()
 	} else {
 		close(producing)
@@ -394,6 +424,14 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 				return m.prod.Total.Acked
 			}
 		}
+		if m.consumeOnly && sc.Consumers.Share {
+			// Ticks count deliveries, redeliveries included: share consumers end themselves
+			// once every record came (cfg.Records); the watch only stops them when idle.
+			want = func() int64 { return math.MaxInt64 }
+		}
+		if m.catchUp != nil {
+			cfg.TickInterval = catchUpTick
+		}
 		cctx, stop := context.WithCancel(ctx)
 		defer stop()
 		d, consumed := &drain{}, make(chan struct{})
@@ -405,8 +443,14 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		go func() {
 			defer wg.Done()
 			defer close(consumed)
+			if m.catchUp != nil && !awaitBacklog(cctx, m.catchUp, producing) {
+				return
+			}
 			withRole(cctx, roleConsumer, func(cctx context.Context) {
-				m.cons, m.consErr = load.Consume(cctx, cfg, func(t load.ConsumeTick) {
+				m.cons, m.share, m.consErr = r.consume(cctx, sc, cfg, func(t load.ConsumeTick) {
+					if m.catchUp != nil {
+						m.catchUp.consumeTick(t, time.Now())
+					}
 					d.tick(t.TotalRecords - t.TotalRereads) // distinct records, as acknowledged
 					m.window.consumeTick(t)
 					if m.consumeOnly {

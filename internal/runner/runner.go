@@ -156,6 +156,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 			return nil, fmt.Errorf("scenario %s: %w", plan.Scenarios[i].ID, err)
 		}
 	}
+	if err := checkShareGroups(ctx, plan, target.admin); err != nil {
+		return nil, err
+	}
 	run, dir, err := openRun(opts, prev)
 	if err != nil {
 		return nil, err

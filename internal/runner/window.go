@@ -176,9 +176,9 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	w := m.window
 	// The window as the producers saw it: its start from the load itself, since a short
 	// steady state can end before the first progress tick marks it.
-	start, cpu := w.start, (w.cpuEnd - w.cpuStart).Seconds()
+	start, cpu := m.brokerStart(), (w.cpuEnd - w.cpuStart).Seconds()
 	if p := m.prod; p != nil && p.SteadyCPU != nil {
-		start, cpu = p.SteadyStart, p.SteadyCPU.Seconds
+		cpu = p.SteadyCPU.Seconds
 	}
 	s := &rep.Summary
 	s.TargetRate = m.rate
@@ -234,6 +234,15 @@ func (m *measurement) fill(rep *results.Repeat, filled int64) {
 	rep.BrokerSummary = results.SummarizeWindow(rep.Brokers, 0, w.end.Sub(start).Seconds(), sampleInterval.Seconds())
 	s.Records = m.records(filled)
 	rep.Validity = m.validity(filled)
+}
+
+// brokerStart is the origin of the broker rows' T: the producers' steady start when they
+// report it, else the window's start.
+func (m *measurement) brokerStart() time.Time {
+	if p := m.prod; p != nil && p.SteadyCPU != nil {
+		return p.SteadyStart
+	}
+	return m.window.start
 }
 
 // splitCPU divides the client CPU between the roles, each per million of its own records:

@@ -165,10 +165,20 @@ func (s Scenario) describeLoad() string {
 	if n := s.Consumers.Count; n > 0 {
 		c := s.Consumers
 		d := fmt.Sprintf("%d consumer%s", n, plural(n))
+		if c.Share {
+			d = fmt.Sprintf("%d share consumer%s", n, plural(n))
+		}
 		if s.Producers.Count == 0 {
 			d += " of a prefilled topic"
 		}
-		d += ", " + amount(c.Records, c.Duration)
+		if c.Backlog > 0 {
+			d += " starting once a " + FormatSize(c.Backlog) + " backlog is written, reading until caught up (catch-up read)"
+		} else {
+			d += ", " + amount(c.Records, c.Duration)
+		}
+		if c.Release > 0 || c.Reject > 0 {
+			d += fmt.Sprintf(", releasing %g%% and rejecting %g%% of deliveries", c.Release*100, c.Reject*100)
+		}
 		if c.FetchSize > 0 {
 			d += ", fetch " + FormatSize(int64(c.FetchSize))
 		}

@@ -131,6 +131,26 @@ var fields = []field{
 		s.Consumers.Events, err = rebalance.ParseSchedule(v)
 		return err
 	}},
+	{path: "consumers.backlog", shorthand: "backlog", value: "a size: the producers write it before the consumers start, then keep their rate (a catch-up read)", set: func(s *Scenario, _, v string) (err error) {
+		s.Consumers.Backlog, err = parseBacklog(v)
+		return err
+	}},
+	{path: "consumers.share_group", shorthand: "share_group", value: "true or false: the consumers are one share group (KIP-932), not a consumer group", set: func(s *Scenario, _, v string) (err error) {
+		s.Consumers.Share, err = parseBool(v)
+		return err
+	}},
+	{path: "consumers.acknowledgement", value: "implicit or explicit: how share consumers acknowledge", set: func(s *Scenario, _, v string) error {
+		s.Consumers.Acknowledgement = v
+		return oneOf(v, acknowledgementChoices)
+	}},
+	{path: "consumers.release", shorthand: "release", value: "a share of deliveries share consumers release for redelivery, e.g. 1%", set: func(s *Scenario, _, v string) (err error) {
+		s.Consumers.Release, err = parseDeliveryShare(v)
+		return err
+	}},
+	{path: "consumers.reject", shorthand: "reject", value: "a share of deliveries share consumers reject, e.g. 1%", set: func(s *Scenario, _, v string) (err error) {
+		s.Consumers.Reject, err = parseDeliveryShare(v)
+		return err
+	}},
 	{path: "capacity.slo.<name>", value: "a latency limit for a percentile, e.g. p99: 50ms", set: func(s *Scenario, name, v string) error {
 		p, d, err := parseSLO(name, v)
 		if err == nil {

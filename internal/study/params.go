@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -259,10 +260,18 @@ func checkParamValue(s string) error {
 	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
 		return fmt.Errorf("%q may not contain control characters (it becomes part of a scenario ID, which names a run directory)", s)
 	}
+	if i := strings.IndexFunc(s, notIDRune); i >= 0 {
+		return fmt.Errorf("%q may not contain %q: a scenario ID names a run directory, so values hold letters, digits, '.', '_', '+' and '-' (write 1%% as 0.01)", s, s[i:i+utf8.RuneLen([]rune(s[i:])[0])])
+	}
 	if len(s) > maxParamValue {
 		return fmt.Errorf("%d bytes is longer than the %d a parameter value may have (it becomes part of a scenario ID, which names a run directory)", len(s), maxParamValue)
 	}
 	return nil
+}
+
+// notIDRune reports a character a scenario ID may not hold (results.validID's set).
+func notIDRune(r rune) bool {
+	return !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._+-", r)))
 }
 
 // maxParamValue bounds one parameter value (or name); maxScenarioID bounds the whole ID,

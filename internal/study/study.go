@@ -243,6 +243,18 @@ type Consumers struct {
 	Duration time.Duration
 	// Events change the group's members in the measured window (consumers.events).
 	Events []rebalance.Scheduled
+	// Backlog, when above zero, makes the scenario a catch-up read: the producers run alone
+	// until they wrote this many bytes (warm-up included), then the consumers start at the
+	// earliest offset while the producers keep their rate, and the report gives how long
+	// they took to catch up.
+	Backlog int64
+	// Share makes the consumers one share group (KIP-932) instead of a consumer group;
+	// Acknowledgement is "implicit" or "explicit" ("" lets a release or reject share make
+	// it explicit), Release and Reject the shares of deliveries released for redelivery
+	// and rejected, to model failing work.
+	Share           bool
+	Acknowledgement string
+	Release, Reject float64
 }
 
 // Reference holds a source study's published figures, to be shown beside kbench's own.

@@ -84,6 +84,9 @@ func (p *parsed) validate(pt point) error {
 	if err := validateEvents(s, fail); err != nil {
 		return err
 	}
+	if err := validateConsumerRole(s, fail); err != nil {
+		return err
+	}
 	return p.validateClients(s, fail)
 }
 

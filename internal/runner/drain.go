@@ -23,6 +23,9 @@ const consumeJoinTimeout = time.Minute
 type drain struct {
 	consumed atomic.Int64 // records read so far, from the consumer ticks
 	progress atomic.Int64 // when consumed last grew, in Unix nanoseconds
+	// draining, when set, is told once the producers have finished and the consumers
+	// are being waited for (the live page's "drain" phase).
+	draining func()
 }
 
 // tick records the consumers' progress.
@@ -42,6 +45,9 @@ func (d *drain) watch(ctx context.Context, produced, consumed <-chan struct{}, w
 		return
 	case <-ctx.Done():
 		return
+	}
+	if d.draining != nil {
+		d.draining()
 	}
 	target, since := want(), time.Now()
 	check := time.NewTicker(100 * time.Millisecond)

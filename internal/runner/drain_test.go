@@ -36,11 +36,12 @@ func TestSendRate(t *testing.T) {
 // record, without waiting for an idle timeout.
 func TestDrainStopsWhenCaughtUp(t *testing.T) {
 	produced, consumed := make(chan struct{}), make(chan struct{})
-	stopped := make(chan struct{})
-	d := &drain{}
+	stopped, draining := make(chan struct{}), make(chan struct{})
+	d := &drain{draining: func() { close(draining) }}
 	go d.watch(context.Background(), produced, consumed, func() int64 { return 100 }, func() { close(stopped) })
 	d.tick(60)
 	close(produced)
+	<-draining // told once the producers finished: the page's drain phase
 	select {
 	case <-stopped:
 		t.Fatal("stopped with 60 of 100 records read")

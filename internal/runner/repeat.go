@@ -434,7 +434,7 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		}
 		cctx, stop := context.WithCancel(ctx)
 		defer stop()
-		d, consumed := &drain{}, make(chan struct{})
+		d, consumed := &drain{draining: func() { r.opts.Observe.Phase("drain") }}, make(chan struct{})
 		wg.Add(2)
 		go func() {
 			defer wg.Done()

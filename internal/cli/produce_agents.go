@@ -39,9 +39,17 @@ func printAgentLines(w io.Writer, o *agent.Outcome) {
 		if r == nil {
 			continue
 		}
-		fmt.Fprintf(w, "agent %s (%s): %d producers, %d records sent, %d acked, %d failed, %d unsent, %.1f records/sec, p99 %.2f ms, started %+.1f ms\n",
-			a.Agent, a.Host, a.Share.Producers, r.Sent, r.Total.Acked, r.Total.Failed, r.Unsent, r.Total.RecordsPerSec,
+		fmt.Fprintf(w, "agent %s (%s): %s, %d records sent, %d acked, %d failed, %d unsent, %.1f records/sec, p99 %.2f ms, started %+.1f ms\n",
+			a.Agent, a.Host, producerCount(a.Share.Producers), r.Sent, r.Total.Acked, r.Total.Failed, r.Unsent, r.Total.RecordsPerSec,
 			float64(r.Total.DueLatency.P99Us)/1000, a.StartOffsetMs)
 	}
 	fmt.Fprintf(w, "agents: %d, start skew %.1f ms, control topic %d bytes\n", len(o.Agents), o.StartSkewMs, o.ControlBytes)
+}
+
+// producerCount is "1 producer" or "N producers".
+func producerCount(n int) string {
+	if n == 1 {
+		return "1 producer"
+	}
+	return fmt.Sprintf("%d producers", n)
 }

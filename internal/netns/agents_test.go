@@ -89,7 +89,7 @@ func coordinator(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
-var agentLine = regexp.MustCompile(`(?m)^agent (\S+) \(.*\): (\d+) producers, (\d+) records sent, (\d+) acked, (\d+) failed, (\d+) unsent`)
+var agentLine = regexp.MustCompile(`(?m)^agent (\S+) \(.*\): (\d+) producers?, (\d+) records sent, (\d+) acked, (\d+) failed, (\d+) unsent`)
 
 // TestAgentsInHosts runs three agents, each in a host of its own, and kbench produce
 // --agents 3 in the root namespace: the merged total must equal the sum of the agents'

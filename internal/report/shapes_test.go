@@ -35,7 +35,7 @@ func TestRunEnvironmentShapes(t *testing.T) {
 	// One shape: the environment as before, no per-scenario rows.
 	run.Scenarios = run.Scenarios[:1]
 	rows = runEnvironmentRows(run)
-	if !slices.Contains(rows, KV{"Cluster", "embedded, 1 brokers"}) || !slices.Contains(rows, KV{"Kafka version", "3.9.1"}) {
+	if !slices.Contains(rows, KV{"Cluster", "embedded, 1 broker"}) || !slices.Contains(rows, KV{"Kafka version", "3.9.1"}) {
 		t.Errorf("one shape: rows %v", rows)
 	}
 }

@@ -417,7 +417,7 @@ func environmentRows(e results.Environment) []KV {
 	}
 	cluster := string(e.Cluster)
 	if e.Brokers > 0 {
-		cluster = fmt.Sprintf("%s, %d brokers", cluster, e.Brokers)
+		cluster = cluster + ", " + plural(e.Brokers, "broker")
 	}
 	add("Cluster", cluster)
 	add("Kafka version", e.KafkaVersion)

@@ -6,7 +6,7 @@ const maxInt32 = 1<<31 - 1
 // Reasons a study may not set a property.
 const (
 	noStudySecurity = "security settings go in cluster.sasl/cluster.tls, or in --command-config for an external cluster"
-	noStudyTxn      = "studies do not run transactions (kbench produce --transactional-id does)"
+	noStudyTxnID    = "kbench gives each producer its own transactional.id; set producers.transaction to run transactions"
 )
 
 // clientProperties are the Java client properties kbench knows: Kafka 4.1's ProducerConfig
@@ -101,9 +101,9 @@ var clientProperties = []Property{
 	{Name: "metadata.max.idle.ms", Role: Producer, Kind: Int, Default: "300000",
 		Ignored: "franz-go keeps the metadata of every topic it produced to"},
 	{Name: "transactional.id", Role: Producer, Kind: String,
-		Applies: "kgo.TransactionalID", NoStudy: noStudyTxn},
+		Applies: "kgo.TransactionalID", NoStudy: noStudyTxnID},
 	{Name: "transaction.timeout.ms", Role: Producer, Kind: Int, Default: "60000", Min: 1, Max: maxInt32,
-		Applies: "kgo.TransactionTimeout", NoStudy: noStudyTxn},
+		Applies: "kgo.TransactionTimeout (transactional producers only)", Example: "30000"},
 	{Name: "key.serializer", Role: Producer, Kind: String, NoStudy: "kbench writes its own payloads",
 		Ignored: "kbench sends raw bytes"},
 	{Name: "value.serializer", Role: Producer, Kind: String, NoStudy: "kbench writes its own payloads",

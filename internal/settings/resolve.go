@@ -101,8 +101,8 @@ func (r *Resolved) producer() error {
 	if err := r.idempotence(); err != nil {
 		return err
 	}
-	if id := r.Values["transactional.id"]; id != "" && !r.Bool("enable.idempotence") {
-		return errorf("transactional.id", "transactional.id=%s needs idempotence (acks=all, retries > 0)", id)
+	if err := r.transactions(); err != nil {
+		return err
 	}
 	// Java: delivery.timeout.ms must cover linger.ms + request.timeout.ms. Set explicitly, a
 	// shorter one is an error; left at its default, it is raised to the sum.
@@ -125,6 +125,26 @@ func (r *Resolved) producer() error {
 	}
 	return nil
 }
+
+// transactions applies the rules of transactional.id: a transactional producer needs
+// idempotence, and transaction.timeout.ms is in force only in one (the Java producer sends
+// it with InitProducerId alone), so a non-transactional producer does not record it.
+func (r *Resolved) transactions() error {
+	id := r.Values["transactional.id"]
+	if id != "" && !r.Bool("enable.idempotence") {
+		return errorf("transactional.id", "transactional.id=%s needs idempotence (acks=all, retries > 0)", id)
+	}
+	if id == "" {
+		if r.Set("transaction.timeout.ms") {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("transaction.timeout.ms=%s ignored: the producer is not transactional", r.Explicit["transaction.timeout.ms"]))
+		}
+		delete(r.Values, "transaction.timeout.ms")
+	}
+	return nil
+}
+
+// Transactional reports whether the producer runs transactions (transactional.id is set).
+func (r *Resolved) Transactional() bool { return r.Values["transactional.id"] != "" }
 
 // idempotence settles enable.idempotence. The Java client (3.2+) turns default idempotence
 // off when acks, retries or max.in.flight.requests.per.connection conflict with it, and

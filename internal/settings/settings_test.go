@@ -152,6 +152,13 @@ func TestResolveProducer(t *testing.T) {
 			wantErr: `unknown producer property "group.id"; supported: acks, batch.size`, blame: "group.id"},
 		{name: "transactions need idempotence", props: map[string]string{"transactional.id": "t", "acks": "1"},
 			wantErr: "transactional.id=t needs idempotence", blame: "transactional.id"},
+		// The Java producer sends transaction.timeout.ms with InitProducerId only: without a
+		// transactional.id it is not in force, so not recorded.
+		{name: "no transaction timeout without transactions", absent: []string{"transaction.timeout.ms"}},
+		{name: "transaction timeout without transactions warns", props: map[string]string{"transaction.timeout.ms": "30000"},
+			absent: []string{"transaction.timeout.ms"}, warn: "transaction.timeout.ms=30000 ignored: the producer is not transactional"},
+		{name: "transaction timeout in force with transactions", props: map[string]string{"transactional.id": "t"},
+			want: map[string]string{"transactional.id": "t", "transaction.timeout.ms": "60000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

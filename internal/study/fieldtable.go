@@ -98,6 +98,19 @@ var fields = []field{
 		s.Producers.Records = 0
 		return err
 	}},
+	{path: "producers.transaction", shorthand: "transaction", value: "none, or a duration: each producer commits a transaction this old (its transactional.id is kbench's)", set: func(s *Scenario, _, v string) (err error) {
+		s.Producers.Transaction.Length, err = parseTransactionLength(v)
+		return err
+	}},
+	{path: "producers.transaction_records", value: "a count: each producer commits after this many records (0: by duration only)", set: func(s *Scenario, _, v string) (err error) {
+		n, err := parseCount(v, 0)
+		s.Producers.Transaction.Records = int64(n)
+		return err
+	}},
+	{path: "producers.transaction_aborts", value: "a share of transactions aborted on purpose, e.g. 10% (needs a transaction)", set: func(s *Scenario, _, v string) (err error) {
+		s.Producers.Transaction.AbortShare, err = parseAbortShare(v)
+		return err
+	}},
 	{path: "producers.properties.<name>", value: "a producer property (see Client properties)", set: func(s *Scenario, name, v string) error {
 		return setSetting(settings.Producer, s.Producers.Properties, name, v)
 	}},

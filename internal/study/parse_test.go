@@ -17,7 +17,7 @@ func TestParseErrors(t *testing.T) {
 		field string
 		msg   string // a substring of the message
 	}{
-		{"unknown-key.yaml", 5, "defaults.producers.recordsize", `unknown key "recordsize" (did you mean "record_size"?) (valid: count, duration, keys, properties, rate, record_size, records, throttle)`},
+		{"unknown-key.yaml", 5, "defaults.producers.recordsize", `unknown key "recordsize" (did you mean "record_size"?) (valid: count, duration, keys, properties, rate, record_size, records, throttle, transaction, transaction_aborts, transaction_records)`},
 		{"bad-type.yaml", 2, "repeats", `"three" is not a whole number`},
 		{"acks-2.yaml", 3, "matrix.acks[1]", `producer property acks="2" is not valid (valid: 0, 1, -1, all)`},
 		{"replicas-over-brokers.yaml", 5, "matrix.replicas[2]", "scenario replicas=3: replicas 3 is more than the cluster's 2 brokers"},

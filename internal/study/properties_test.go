@@ -36,6 +36,9 @@ func TestStudyPropertiesAreTheEngines(t *testing.T) {
 			if other, want, ok := strings.Cut(p.Requires, "="); ok {
 				src += fmt.Sprintf("      %s: %q\n", other, want)
 			}
+			if p.Name == "transaction.timeout.ms" {
+				src += "    transaction: 100ms\n" // in force in a transactional producer only
+			}
 			_, err := Parse("p.yaml", []byte(src))
 			if p.Studyable() {
 				if err != nil {
@@ -109,7 +112,7 @@ defaults:
   producers:
     properties:
       socket.nodelay: true
-`, want: `unknown producer property "socket.nodelay" (valid: acks, batch.size, buffer.memory, client.id, compression.gzip.level, compression.type, connections.max.idle.ms, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, max.request.size, metadata.max.age.ms, partitioner.adaptive.partitioning.enable, partitioner.ignore.keys, request.timeout.ms, retries, retry.backoff.max.ms, retry.backoff.ms)`},
+`, want: `unknown producer property "socket.nodelay" (valid: acks, batch.size, buffer.memory, client.id, compression.gzip.level, compression.type, connections.max.idle.ms, delivery.timeout.ms, enable.idempotence, linger.ms, max.in.flight.requests.per.connection, max.request.size, metadata.max.age.ms, partitioner.adaptive.partitioning.enable, partitioner.ignore.keys, request.timeout.ms, retries, retry.backoff.max.ms, retry.backoff.ms, transaction.timeout.ms)`},
 		{name: "value out of franz-go's range", line: 6, src: `name: p
 cluster: {brokers: 1}
 defaults:

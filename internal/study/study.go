@@ -222,6 +222,8 @@ type Producers struct {
 	Records int64
 	// Duration is how long to produce when Records is 0.
 	Duration time.Duration
+	// Transaction, when enabled, makes the producers transactional.
+	Transaction Transaction
 }
 
 // Consumers is the consume side of a scenario. When a scenario has consumers but no

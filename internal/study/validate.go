@@ -87,6 +87,9 @@ func (p *parsed) validate(pt point) error {
 	if err := validateConsumerRole(s, fail); err != nil {
 		return err
 	}
+	if err := validateTransaction(s, fail); err != nil {
+		return err
+	}
 	return p.validateClients(s, fail)
 }
 

@@ -64,6 +64,8 @@ type producerWorker struct {
 	inWindow atomic.Int64
 	// source makes the records and hears their outcomes when set (ProducerConfig.Source).
 	source RecordSource
+	// txns tallies the trial's transactions (transactional producers only).
+	txns *transactions
 
 	// The latency recorders this producer shares with others (see latencyShards).
 	*latencyRecorders
@@ -160,18 +162,18 @@ func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	txn := cfg.TransactionalID != ""
-	var txnStart time.Time
+	var tx openTransaction
+	abortRNG := txnRNG(cfg.Seed, i)
 	var err error
 	for n := int64(0); limit < 0 || n < limit; n++ {
 		if ctx.Err() != nil {
 			break
 		}
-		if txn && txnStart.IsZero() {
-			if err = w.cl.BeginTransaction(); err != nil {
-				err = fmt.Errorf("unable to begin transaction: %w", err)
+		if txn && !tx.open {
+			steady := (warmupN == 0 || n >= warmupN) && time.Since(w.start) >= w.warmupEnd
+			if err = w.beginTransaction(&tx, n, steady); err != nil {
 				break
 			}
-			txnStart = time.Now()
 		}
 		due := pacer.Due(n)
 		if pacer.Rate > 0 {
@@ -233,38 +235,21 @@ func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i
 		}
 		w.maxLag = max(w.maxLag, sent-due)
 
-		if txn && time.Since(txnStart) >= cfg.TransactionDuration {
-			if err = w.commit(recCtx); err != nil {
+		tx.records++
+		if txn && tx.full(cfg) {
+			if err = w.endTransaction(&tx, recCtx, abortRNG.Float64() < cfg.AbortShare); err != nil {
 				break
 			}
-			txnStart = time.Time{}
 		}
 	}
-	if txn && !txnStart.IsZero() && err == nil {
-		return w.commit(recCtx)
+	if txn && tx.open && err == nil {
+		return w.endTransaction(&tx, recCtx, abortRNG.Float64() < cfg.AbortShare)
 	}
 	// A record count waits for every record (delivery.timeout.ms bounds each); a timed run
 	// waits DrainTimeout past its end and a cancelled one StopGrace past the cancellation
 	// (recCtx); what is left then is aborted and counted as unsent.
 	finishRecords(w.cl, recCtx)
 	return err
-}
-
-// commit ends the open transaction: committed once its records are acknowledged, aborted
-// when wait ended first (then the error says so).
-func (w *producerWorker) commit(wait context.Context) error {
-	if finishRecords(w.cl, wait) {
-		ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
-		defer cancel()
-		if err := w.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
-			return fmt.Errorf("unable to abort transaction after its records were aborted: %w", err)
-		}
-		return fmt.Errorf("transaction aborted: its records were not acknowledged in time")
-	}
-	if err := w.cl.EndTransaction(wait, kgo.TryCommit); err != nil {
-		return fmt.Errorf("unable to commit transaction: %w", err)
-	}
-	return nil
 }
 
 // producerTicks calls tick every interval with the workers' counts and latencies until stop

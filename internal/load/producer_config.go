@@ -52,9 +52,15 @@ type ProducerConfig struct {
 	TimestampHeader bool
 	// TransactionalID makes the producers transactional (suffixed "-i" with several);
 	// TransactionDuration is the age at which a transaction is committed, overriding the
-	// default 3 s of Kafka's tool. A TransactionDuration alone enables transactions too.
+	// default 3 s of Kafka's tool, and TransactionRecords, when set, commits one after that
+	// many records of its producer, whichever comes first (then TransactionDuration has no
+	// default). A TransactionDuration or TransactionRecords alone enables transactions too.
 	TransactionalID     string
 	TransactionDuration time.Duration
+	TransactionRecords  int64
+	// AbortShare is the share of transactions aborted on purpose instead of committed, each
+	// chosen at random (seeded by Seed), as a failing application's would be.
+	AbortShare float64
 	// TickInterval is the period of progress ticks, overriding the default 1 s.
 	TickInterval time.Duration
 	// DrainTimeout is how long, after a run bounded by Duration has ended, the wait for the
@@ -101,10 +107,10 @@ func (c *ProducerConfig) withDefaults() ProducerConfig {
 	if d.DrainTimeout == 0 {
 		d.DrainTimeout = DefaultDrainTimeout
 	}
-	if d.TransactionDuration > 0 && d.TransactionalID == "" {
+	if (d.TransactionDuration > 0 || d.TransactionRecords > 0) && d.TransactionalID == "" {
 		d.TransactionalID = fmt.Sprintf("performance-producer-%d", time.Now().UnixNano())
 	}
-	if d.TransactionalID != "" && d.TransactionDuration == 0 {
+	if d.TransactionalID != "" && d.TransactionDuration == 0 && d.TransactionRecords == 0 {
 		d.TransactionDuration = DefaultTransactionDuration
 	}
 	return d
@@ -154,6 +160,15 @@ func (c *ProducerConfig) validateClients() error {
 	}
 	if c.TransactionDuration < 0 {
 		errs = append(errs, fmt.Errorf("transaction duration %v is negative", c.TransactionDuration))
+	}
+	if c.TransactionRecords < 0 {
+		errs = append(errs, fmt.Errorf("records per transaction %d is negative", c.TransactionRecords))
+	}
+	if !(c.AbortShare >= 0 && c.AbortShare < 1) {
+		errs = append(errs, fmt.Errorf("abort share %v is not from 0 to below 1", c.AbortShare))
+	}
+	if c.AbortShare > 0 && c.TransactionalID == "" {
+		errs = append(errs, errors.New("an abort share needs transactions"))
 	}
 	return errors.Join(errs...)
 }

@@ -98,6 +98,8 @@ type ProduceResult struct {
 	// hidden); Warnings the properties that had no franz-go equivalent.
 	Settings map[string]string `json:"settings"`
 	Warnings []string          `json:"warnings,omitempty"`
+	// Transactions counts the transactions of transactional producers (nil otherwise).
+	Transactions *TransactionStats `json:"transactions,omitempty"`
 	// Interrupted is true when the run was cancelled before its end.
 	Interrupted bool `json:"interrupted,omitempty"`
 }

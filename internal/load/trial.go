@@ -137,6 +137,8 @@ type trial struct {
 	// them, the result takes their cumulative histograms.
 	shards      []*latencyRecorders
 	dueM, sendM *metrics.Merger
+	// txns tallies the transactions; nil when the producers are not transactional.
+	txns *transactions
 }
 
 // Trial sends s on the open clients and returns its accounting: every record handed over
@@ -153,6 +155,9 @@ func (p *Producers) Trial(ctx context.Context, s Schedule, tick func(Tick)) (*Pr
 	}
 	t := &trial{cfg: p.cfg, cpu0: ProcessCPU(), start: time.Now(), shards: latencyShards(len(p.clients))}
 	s.apply(&t.cfg)
+	if t.cfg.TransactionalID != "" {
+		t.txns = newTransactions()
+	}
 	for i, cl := range p.clients {
 		w := &producerWorker{
 			id: i, cl: cl, start: t.start, errs: map[string]int64{},
@@ -160,6 +165,7 @@ func (p *Producers) Trial(ctx context.Context, s Schedule, tick func(Tick)) (*Pr
 			latencyRecorders: t.shards[i%len(t.shards)],
 			steadyBegins:     t.steadyBegins,
 			source:           t.cfg.Source,
+			txns:             t.txns,
 		}
 		w.firstSteady.Store(-1)
 		w.slots.New = func() any { return &slot{Context: context.Background()} }

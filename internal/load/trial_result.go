@@ -64,6 +64,9 @@ func (t *trial) collect(ctx context.Context, settings *kafka.ClientSettings) *Pr
 		st := newProduceStats(sAcked, sFailed, sBytes, el, sd.Clone(), ss.Clone())
 		res.Steady = &st
 	}
+	if t.txns != nil {
+		res.Transactions = t.txns.result()
+	}
 	res.CPU = clientCPU(cpuEnd.sub(t.cpu0), acked)
 	if res.Steady != nil {
 		t.steadyOnce.Do(func() {}) // no steady state began: nothing more to record

@@ -65,6 +65,8 @@ type Workload struct {
 	// FetchSize is the consumer's --fetch-size in bytes, when set.
 	FetchSize int    `json:"fetch_size,omitempty"`
 	Group     string `json:"group,omitempty"`
+	// Transaction is what the scenario asked of transactional producers (nil: none).
+	Transaction *TransactionWorkload `json:"transaction,omitempty"`
 }
 
 // Topic is the topic a repeat used: each repeat gets its own fresh topic.
@@ -133,6 +135,8 @@ type Summary struct {
 	Consumer              *Consumer `json:"consumer,omitempty"`
 	// Records accounts for every record of the repeat, warm-up included.
 	Records *Records `json:"records,omitempty"`
+	// Transactions counts the producers' transactions, when they ran them.
+	Transactions *Transactions `json:"transactions,omitempty"`
 	// Errors counts failed records by error message.
 	Errors map[string]int64 `json:"errors,omitempty"`
 }
@@ -215,4 +219,8 @@ type Records struct {
 	// none. Reread were read again after a rebalance (by offset), not in Consumed.
 	Consumed *int64 `json:"consumed,omitempty"`
 	Reread   int64  `json:"reread,omitempty"`
+	// Hidden are acknowledged records the consumers could not read: those of aborted
+	// transactions, when the consumers read committed records only (isolation.level=
+	// read_committed). They are in Acked; the consumers should read Acked - Hidden.
+	Hidden int64 `json:"hidden,omitempty"`
 }

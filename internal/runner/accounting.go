@@ -22,6 +22,7 @@ func (m *measurement) records(filled int64) *results.Records {
 	case m.prod != nil:
 		p := m.prod
 		r.Acked, r.Failed, r.Unsent, r.AckedAfterEnd = p.Total.Acked, p.Total.Failed, p.Unsent, p.Drained
+		r.Hidden = m.hidden
 	case m.consumeOnly:
 		r.Acked = filled
 	}
@@ -44,16 +45,19 @@ func accountingReasons(r *results.Records) []string {
 		return reasons
 	}
 	c := *r.Consumed
+	// Records of aborted transactions are acknowledged, and hidden from read_committed
+	// consumers.
+	visible := r.Acked - r.Hidden
 	// Failed and unsent records may still have reached the topic (a request whose response
 	// was lost), so with some of them the consumers may read up to that many more.
 	spare := r.Failed + r.Unsent
 	switch {
-	case c < r.Acked:
-		reasons = append(reasons, fmt.Sprintf("%d acknowledged records were not consumed (%d of %d read)", r.Acked-c, c, r.Acked))
-	case c > r.Acked+spare && spare == 0:
-		reasons = append(reasons, fmt.Sprintf("%d records consumed that were never acknowledged (%d read, %d acknowledged)", c-r.Acked, c, r.Acked))
-	case c > r.Acked+spare:
-		reasons = append(reasons, fmt.Sprintf("%d records consumed beyond the %d acknowledged and %d failed or unsent", c-r.Acked-spare, r.Acked, spare))
+	case c < visible:
+		reasons = append(reasons, fmt.Sprintf("%d acknowledged records were not consumed (%d of %d read)", visible-c, c, visible))
+	case c > visible+spare && spare == 0:
+		reasons = append(reasons, fmt.Sprintf("%d records consumed that were never acknowledged (%d read, %d acknowledged)", c-visible, c, visible))
+	case c > visible+spare:
+		reasons = append(reasons, fmt.Sprintf("%d records consumed beyond the %d acknowledged and %d failed or unsent", c-visible-spare, visible, spare))
 	}
 	return reasons
 }

@@ -25,6 +25,11 @@ func TestAccountingReasons(t *testing.T) {
 		{"more consumed than acknowledged", results.Records{Acked: 1000, Consumed: n(1001)}, "1 records consumed that were never acknowledged"},
 		// 3 unsent may have reached the topic: up to 1,003 read is accounted for, 1,004 not.
 		{"unsent that reached the topic", results.Records{Acked: 1000, Unsent: 1, Failed: 2, Consumed: n(1003)}, ""},
+		// 100 records of aborted transactions are hidden from read_committed consumers: 900
+		// read is every visible one; 901 is one they should not have seen.
+		{"aborted transactions hidden", results.Records{Acked: 1000, Hidden: 100, Consumed: n(900)}, ""},
+		{"an aborted record read", results.Records{Acked: 1000, Hidden: 100, Consumed: n(901)}, "1 records consumed that were never acknowledged (901 read, 900 acknowledged)"},
+		{"a committed record missing", results.Records{Acked: 1000, Hidden: 100, Consumed: n(899)}, "1 acknowledged records were not consumed (899 of 900 read)"},
 		{"beyond unsent and failed", results.Records{Acked: 1000, Unsent: 1, Failed: 2, Consumed: n(1004)}, "1 records consumed beyond the 1000 acknowledged and 3 failed or unsent"},
 	}
 	for _, tt := range tests {

@@ -33,6 +33,8 @@ func refuseAgents(opts Options) error {
 			return fmt.Errorf("scenario %s: catch-up reads and share consumers run on this host only, beside their producers: run it without --agents", sc.ID)
 		case sc.Capacity.Enabled() && sc.Consumers.Count > 0:
 			return fmt.Errorf("scenario %s: its capacity search's consumers would run on this host; with --agents a search runs producers only (drop the scenario's consumers, or run without --agents)", sc.ID)
+		case sc.Producers.Transaction.Enabled():
+			return fmt.Errorf("scenario %s: transactional producers run on this host only (their transactional.ids are kbench's, one per producer); run it without --agents", sc.ID)
 		case p > 0 && sc.Consumers.Count > 0 && sc.Topic.Partitions < opts.Agents:
 			return fmt.Errorf("scenario %s: its topic's %d partitions cannot be split between --agents %d (each agent's consumers read its own producers' partitions)", sc.ID, sc.Topic.Partitions, opts.Agents)
 		}

@@ -207,6 +207,7 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 		rep.Validity.Valid = false
 		rep.Validity.Reasons = append(rep.Validity.Reasons, reasons...)
 	}
+	m.fillTransactions(rep, sc)
 	if m.agents != nil {
 		if rep.Agents, err = r.recordAgents(sc, n, m.agents); err != nil {
 			return invalid(err)
@@ -227,7 +228,7 @@ func (r *runner) runRepeat(ctx context.Context, index int, sc study.Scenario, n 
 func (r *runner) workload(sc study.Scenario) results.Workload {
 	w := results.Workload{Kind: sc.Kind(), RecordSize: sc.Producers.RecordSize, NumRecords: sc.Producers.Records,
 		Duration: sc.Producers.Duration.Seconds(), Warmup: r.plan.Warmup.Seconds(), Throughput: -1,
-		ProducerProps: results.Redact(sc.Producers.Properties)}
+		ProducerProps: results.Redact(sc.Producers.Properties), Transaction: transactionWorkload(sc)}
 	if rate := r.rate(sc); rate > 0 {
 		w.Throughput = rate
 	}
@@ -291,6 +292,7 @@ func (r *runner) producerConfig(topic string, sc study.Scenario, e2e bool) load.
 	if cfg.Keys == "" {
 		cfg.Keys = load.KeysNone
 	}
+	applyTransaction(&cfg, sc)
 	return cfg
 }
 
@@ -348,6 +350,8 @@ type measurement struct {
 	// consumers' run (consumers.share_group), whose common figures are also in cons.
 	catchUp *catchUp
 	share   *load.ShareResult
+	// hidden are the acknowledged records the consumers cannot read (hiddenRecords).
+	hidden int64
 }
 
 // measure runs the scenario's load on topic, which holds filled records already (a
@@ -421,7 +425,7 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 				if m.prod == nil {
 					return 0
 				}
-				return m.prod.Total.Acked
+				return m.prod.Total.Acked - hiddenRecords(m.prod, sc)
 			}
 		}
 		if m.consumeOnly && sc.Consumers.Share {
@@ -463,6 +467,7 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		}()
 	}
 	wg.Wait()
+	m.hidden = hiddenRecords(m.prod, sc)
 	if m.agents != nil && m.agents.MergedConsume != nil {
 		m.cons = m.agents.MergedConsume
 	}

@@ -12,30 +12,31 @@ import (
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"header":          func(m *Model) string { return strings.Trim(headerLine(m), "*") },
-	"params":          rowParams,
-	"throughputTable": throughputTable,
-	"latencyTable":    latencyTable,
-	"recordTable":     recordTable,
-	"capacityTable":   capacityTable,
-	"agentTable":      agentTableHTML,
-	"durabilityTable": durabilityTable,
-	"rebalanceTable":  rebalanceTable,
-	"catchUpTable":    catchUpTable,
-	"shareTable":      shareTable,
-	"hasRecords":      hasRecords,
-	"intro":           intro,
-	"heading":         func(m *Model, key string) string { return m.heading(key) },
-	"svg":             func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
-	"mark":            verdictMark,
-	"noiseIntro":      func() string { return noiseIntro },
-	"noiseHead":       func() []string { return noiseHead },
-	"noiseCells":      noiseCells,
-	"num":             num,
-	"ratio":           ratioText,
-	"agree":           agreeText,
-	"join":            strings.Join,
-	"hasAgreeing":     hasAgreeing,
+	"header":            func(m *Model) string { return strings.Trim(headerLine(m), "*") },
+	"params":            rowParams,
+	"throughputTable":   throughputTable,
+	"latencyTable":      latencyTable,
+	"recordTable":       recordTable,
+	"capacityTable":     capacityTable,
+	"agentTable":        agentTableHTML,
+	"durabilityTable":   durabilityTable,
+	"rebalanceTable":    rebalanceTable,
+	"catchUpTable":      catchUpTable,
+	"shareTable":        shareTable,
+	"transactionsTable": transactionsTable,
+	"hasRecords":        hasRecords,
+	"intro":             intro,
+	"heading":           func(m *Model, key string) string { return m.heading(key) },
+	"svg":               func(b []byte) template.HTML { return template.HTML(b) }, // rendered by gonum/plot from numbers, not user text
+	"mark":              verdictMark,
+	"noiseIntro":        func() string { return noiseIntro },
+	"noiseHead":         func() []string { return noiseHead },
+	"noiseCells":        noiseCells,
+	"num":               num,
+	"ratio":             ratioText,
+	"agree":             agreeText,
+	"join":              strings.Join,
+	"hasAgreeing":       hasAgreeing,
 }).Parse(htmlSource))
 
 // intro is one of the results section's explanations by name.
@@ -59,6 +60,8 @@ func intro(name string) string {
 		return catchUpIntro
 	case "share":
 		return shareIntro
+	case "transactions":
+		return transactionsIntro
 	}
 	return latencyIntro
 }

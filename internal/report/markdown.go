@@ -97,6 +97,10 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 		p("### %s\n\n%s\n\n", m.heading("share"), shareIntro)
 		mdResultTable(b, shareTable(m))
 	}
+	if len(m.Transactions) > 0 {
+		p("### %s\n\n%s\n\n", m.heading("transactions"), transactionsIntro)
+		mdResultTable(b, transactionsTable(m))
+	}
 	var invalid []string
 	for _, r := range m.Rows {
 		for _, iv := range r.Invalid {
@@ -132,7 +136,10 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	for _, d := range m.Durability {
 		p("- Durability: %s\n", mdEscape(d.Text))
 	}
-	if len(m.Capacity) > 0 || len(m.Durability) > 0 {
+	for _, t := range m.Transactions {
+		p("- Transactions: %s\n", mdEscape(t.Text))
+	}
+	if len(m.Capacity) > 0 || len(m.Durability) > 0 || len(m.Transactions) > 0 {
 		p("\n")
 	}
 	p("### %s\n\n", m.heading("limits"))

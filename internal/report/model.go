@@ -35,6 +35,8 @@ type Model struct {
 	Noise []NoiseRow `json:"noise_floor,omitempty"`
 	// Capacity holds every capacity bracket, per scenario, repeat and SLO.
 	Capacity []CapacityRow `json:"capacity,omitempty"`
+	// Transactions holds the transactional scenarios' transactions.
+	Transactions []TransactionRow `json:"transactions,omitempty"`
 	// Durability holds each scenario's durability check, when it had one.
 	Durability []DurabilityRow `json:"durability,omitempty"`
 	// Rebalances holds each scenario's membership events, when it scripted some.

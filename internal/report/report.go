@@ -68,6 +68,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Capacity = capacityRows(rd)
 	m.Durability = durabilityRows(rd)
 	m.Rebalances = rebalanceRows(rd)
+	m.Transactions = transactionRows(rd, m.Rows)
 	m.Agents = agentRows(rd)
 	m.CatchUp = catchUpRows(rd)
 	m.Share = shareRows(rd)

@@ -42,6 +42,9 @@ func (m *Model) sections() []section {
 	if len(m.Share) > 0 {
 		list = append(list, section{key: "share", title: "Share groups", sub: true})
 	}
+	if len(m.Transactions) > 0 {
+		list = append(list, section{key: "transactions", title: "Transactions", sub: true})
+	}
 	list = append(list,
 		section{key: "charts", title: "Charts"},
 		section{key: "conclusions", title: "Conclusions"},

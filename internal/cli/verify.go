@@ -46,6 +46,9 @@ type verifyFlags struct {
 	jsonOut       bool
 	runDir        string
 	live          live.Flags
+	transactional bool
+	txnMs         int64
+	abortShare    float64
 }
 
 func (f *verifyFlags) register(cmd *cobra.Command) {
@@ -68,6 +71,9 @@ func (f *verifyFlags) register(cmd *cobra.Command) {
 	fs.StringArrayVar(&f.props.props, "producer-props", nil, "producer properties name=value (several may follow the flag), e.g. acks=all")
 	fs.StringVar(&f.props.configFile, "producer.config", "", "producer properties file")
 	fs.BoolVar(&f.jsonOut, "json", false, "print the whole result as JSON on stdout")
+	fs.BoolVar(&f.transactional, "transactional", false, "produce in transactions and read back committed records only: records of aborted transactions must be hidden")
+	fs.Int64Var(&f.txnMs, "transaction-duration-ms", 0, "with --transactional: commit each transaction after this many ms (default 100)")
+	fs.Float64Var(&f.abortShare, "abort-share", 0, "with --transactional: abort this share of transactions on purpose, e.g. 0.1 (a control: their records must be hidden, not lost)")
 	fs.StringVar(&f.runDir, "run-dir", "", "directory for verify.json and the history files (default runs/<date>-verify)")
 	f.live.Register(fs)
 }
@@ -81,7 +87,8 @@ func (f *verifyFlags) config(cmd *cobra.Command, args []string) (verify.Config, 
 	}
 	cfg := verify.Config{ProducerProps: props, Partitions: f.partitions, Replicas: f.replicas,
 		Producers: f.producers, Rate: f.throughput, Duration: f.duration, Bootstrap: f.bootstrap,
-		TopicConfigs: map[string]string{}}
+		TopicConfigs: map[string]string{}, Transactional: f.transactional, AbortShare: f.abortShare,
+		TransactionLength: time.Duration(f.txnMs) * time.Millisecond}
 	if f.minISR < 0 || f.minISR > f.replicas {
 		return cfg, fmt.Errorf("--min-insync-replicas %d: want 0 (broker default) to --replicas %d", f.minISR, f.replicas)
 	}
@@ -141,7 +148,13 @@ Jepsen's Kafka analyses:
 
 Records that failed or were never answered yet are present are counted apart: no error.
 The last line is "lost N, duplicated N, reordered N, inconsistent N, unexpected N (of M
-acknowledged)". The run directory holds verify.json and the history (every acknowledgement,
+acknowledged)".
+
+With --transactional each producer commits a transaction every --transaction-duration-ms
+(100 by default) and the read-back reads as a read_committed consumer: a record of an
+aborted transaction that is read is an anomaly ("aborted but visible", added to the last
+line), and one not read is hidden, as it must be, not lost. --abort-share 0.1 aborts a
+tenth of the transactions on purpose: the control that shows their records hidden. The run directory holds verify.json and the history (every acknowledgement,
 every read, every unacknowledged record) to recompute the counts without kbench.
 
 With no cluster given verify starts an embedded one (--brokers) and stops it at the end; with
@@ -154,7 +167,8 @@ Examples:
   kbench verify --duration 20s
   kbench verify --replicas 3 --min-insync-replicas 2 --producer-props acks=all --faults 'leader-kill x3 every 10s' --duration 40s
   kbench verify --producer-props acks=1 --min-insync-replicas 1 --faults 'leader-kill x3 every 5s heal 3s' --duration 20s
-  kbench verify --bootstrap-server kafka1:9092 --command-config client.properties --duration 60s --json`,
+  kbench verify --bootstrap-server kafka1:9092 --command-config client.properties --duration 60s --json
+  kbench verify --transactional --transaction-duration-ms 100 --abort-share 0.1 --duration 20s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := f.config(cmd, args)
 			if err != nil {
@@ -238,9 +252,13 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 			fmt.Fprintf(stderr, "run directory: %s\n", dir)
 			report = filepath.Join(dir, verify.ResultFile)
 		}
-		obs.Verified(map[string]int64{"sent": res.Totals.Sent, "acknowledged": res.Totals.Acked, "failed": res.Totals.Failed,
+		outcomes := map[string]int64{"sent": res.Totals.Sent, "acknowledged": res.Totals.Acked, "failed": res.Totals.Failed,
 			"unsent": res.Totals.Unsent, "read": res.Read.Records, "lost": res.Counts.Lost, "duplicated": res.Counts.Duplicated,
-			"reordered": res.Counts.Reordered, "inconsistent": res.Counts.Inconsistent, "unexpected": res.Counts.Unexpected})
+			"reordered": res.Counts.Reordered, "inconsistent": res.Counts.Inconsistent, "unexpected": res.Counts.Unexpected}
+		if res.Transactions != nil {
+			outcomes["aborted_visible"], outcomes["hidden"] = res.Counts.AbortedVisible, res.Counts.Hidden
+		}
+		obs.Verified(outcomes)
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -21,8 +21,11 @@ type DurabilityRow struct {
 	Reordered    int64  `json:"reordered"`
 	Inconsistent int64  `json:"inconsistent"`
 	Unexpected   int64  `json:"unexpected"`
-	Failed       int64  `json:"failed"`
-	Unsent       int64  `json:"unsent"`
+	// AbortedVisible counts records of aborted transactions a read_committed read returned
+	// (checks of transactional producers).
+	AbortedVisible int64 `json:"aborted_visible,omitempty"`
+	Failed         int64 `json:"failed"`
+	Unsent         int64 `json:"unsent"`
 	// Clean is true when no anomaly was found and the check finished.
 	Clean bool `json:"clean"`
 	// Note holds why faults were fewer than planned, or why the check did not finish.
@@ -43,7 +46,7 @@ func durabilityRows(rd *results.RunDir) []DurabilityRow {
 			}
 			row := DurabilityRow{ID: sc.ID, Settings: durabilitySettings(d), Faults: faultWords(d.Applied),
 				Acknowledged: d.Acknowledged, Lost: d.Lost, Duplicated: d.Duplicated, Reordered: d.Reordered,
-				Inconsistent: d.Inconsistent, Unexpected: d.Unexpected, Failed: d.Failed, Unsent: d.Unsent,
+				Inconsistent: d.Inconsistent, Unexpected: d.Unexpected, AbortedVisible: d.AbortedVisible, Failed: d.Failed, Unsent: d.Unsent,
 				Clean: d.Anomalies() == 0 && d.Error == "", Note: strings.TrimSpace(d.FaultsNote + " " + d.Error)}
 			row.Text = durabilitySentence(row, d.Error != "")
 			out = append(out, row)
@@ -113,7 +116,7 @@ func durabilitySentence(r DurabilityRow, unfinished bool) string {
 	for _, a := range []struct {
 		name string
 		n    int64
-	}{{"duplicated", r.Duplicated}, {"reordered", r.Reordered}, {"inconsistent", r.Inconsistent}, {"unexpected", r.Unexpected}} {
+	}{{"duplicated", r.Duplicated}, {"reordered", r.Reordered}, {"inconsistent", r.Inconsistent}, {"unexpected", r.Unexpected}, {"aborted but visible", r.AbortedVisible}} {
 		if a.n > 0 {
 			other = append(other, fmt.Sprintf("%s %s", a.name, whole(a.n)))
 		}

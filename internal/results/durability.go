@@ -36,6 +36,10 @@ type Durability struct {
 	Inconsistent          int64 `json:"inconsistent"`
 	Unexpected            int64 `json:"unexpected"`
 	UnacknowledgedPresent int64 `json:"unacknowledged_present"`
+	// AbortedVisible (an anomaly) and Hidden count, in a check of transactional producers,
+	// the records of aborted transactions a read_committed read returned, and those it hid.
+	AbortedVisible int64 `json:"aborted_visible,omitempty"`
+	Hidden         int64 `json:"hidden,omitempty"`
 	// Verdict is kbench verify's last line.
 	Verdict string `json:"verdict"`
 	// Error says why the check could not finish (then the counts are what it had).
@@ -44,5 +48,5 @@ type Durability struct {
 
 // Anomalies is the number of records in error.
 func (d *Durability) Anomalies() int64 {
-	return d.Lost + d.Duplicated + d.Reordered + d.Inconsistent + d.Unexpected
+	return d.Lost + d.Duplicated + d.Reordered + d.Inconsistent + d.Unexpected + d.AbortedVisible
 }

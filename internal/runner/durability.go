@@ -52,6 +52,11 @@ func (r *runner) checkDurability(ctx context.Context, index int, sc study.Scenar
 		Topic: topic, Partitions: sc.Topic.Partitions, Replicas: sc.Topic.Replicas, TopicConfigs: sc.Topic.Configs,
 		Producers: max(sc.Producers.Count, 1), Rate: float64(v.Rate), Duration: v.Duration,
 		Progress: func(s string) { fmt.Fprintf(r.opts.Log, "  verify %s: %s\n", sc.ID, s) }}
+	if t := sc.Producers.Transaction; t.Enabled() {
+		// The check runs the scenario's transactions (by age: verify's length, or its
+		// default when the scenario ends them by records) and reads committed records only.
+		cfg.Transactional, cfg.TransactionLength, cfg.AbortShare = true, t.Length, t.AbortShare
+	}
 	if v.Faults != "" {
 		plan, _ := faults.Parse(v.Faults, faultSeed) // checked before the run
 		if c := r.faultCluster(); c != nil {
@@ -90,6 +95,7 @@ func fillDurability(out *results.Durability, res *verify.Result) {
 	out.Sent, out.Acknowledged, out.Failed, out.Unsent, out.ReadBack = t.Sent, t.Acked, t.Failed, t.Unsent, res.Read.Records
 	out.Lost, out.Duplicated, out.Reordered, out.Inconsistent, out.Unexpected = c.Lost, c.Duplicated, c.Reordered, c.Inconsistent, c.Unexpected
 	out.UnacknowledgedPresent = c.UnacknowledgedPresent
+	out.AbortedVisible, out.Hidden = c.AbortedVisible, c.Hidden
 	out.EffectiveTopicConfigs = res.EffectiveTopicConfigs
 	for _, e := range res.Faults {
 		out.Applied = append(out.Applied, e.Kind)

@@ -29,11 +29,18 @@ type Counts struct {
 	// them but the answer never reached the producer. No error: a producer that retries
 	// would have written them again.
 	UnacknowledgedPresent int64 `json:"unacknowledged_present"`
+	// AbortedVisible records belong to an aborted transaction, yet a read_committed read
+	// returned them (transactional runs).
+	AbortedVisible int64 `json:"aborted_visible,omitempty"`
+	// Hidden records were acknowledged in a transaction that was then aborted, and were
+	// not read: as they must be (no anomaly; transactional runs).
+	Hidden int64 `json:"hidden,omitempty"`
 }
 
-// Anomalies is the number of records in error (unacknowledged-but-present is not one).
+// Anomalies is the number of records in error (unacknowledged-but-present and hidden are
+// not).
 func (c Counts) Anomalies() int64 {
-	return c.Lost + c.Duplicated + c.Reordered + c.Inconsistent + c.Unexpected
+	return c.Lost + c.Duplicated + c.Reordered + c.Inconsistent + c.Unexpected + c.AbortedVisible
 }
 
 // Example is one record of an anomaly: which record and where it was acknowledged or read.
@@ -54,6 +61,7 @@ type Examples struct {
 	Inconsistent          []Example `json:"inconsistent,omitempty"`
 	Unexpected            []Example `json:"unexpected,omitempty"`
 	UnacknowledgedPresent []Example `json:"unacknowledged_present,omitempty"`
+	AbortedVisible        []Example `json:"aborted_visible,omitempty"`
 }
 
 func addExample(list *[]Example, e Example) {
@@ -205,10 +213,19 @@ func (c *Checker) Finish() (Counts, Examples) {
 		st := c.h.producers[a.Producer].status[a.Seq]
 		reads := st >> readShift
 		ex := Example{Producer: a.Producer, Seq: a.Seq, Partition: a.Partition, Offset: a.Offset}
-		if reads == 0 {
+		aborted := c.h.inAborted(a.Producer, a.Seq)
+		switch {
+		case reads == 0 && aborted:
+			c.counts.Hidden++
+			continue
+		case reads == 0:
 			c.counts.Lost++
 			ex.Detail = "acknowledged here, never read"
 			addExample(&c.examples.Lost, ex)
+		case aborted:
+			c.counts.AbortedVisible++
+			ex.Detail = "acknowledged in a transaction that was aborted, yet read"
+			addExample(&c.examples.AbortedVisible, ex)
 		}
 		switch {
 		case c.bad[i]:
@@ -223,12 +240,19 @@ func (c *Checker) Finish() (Counts, Examples) {
 	}
 	for i := range c.h.producers {
 		for seq, st := range c.h.producers[i].status {
-			if st&outcomeMask != acked && st>>readShift > 0 {
-				c.counts.UnacknowledgedPresent++
-				addExample(&c.examples.UnacknowledgedPresent, Example{Producer: int32(i), Seq: int64(seq),
-					Partition: expectedPartition(int32(i), int64(seq), c.h.partitions), Offset: -1,
-					Detail: outcomeName(st & outcomeMask)})
+			if st&outcomeMask == acked || st>>readShift == 0 {
+				continue
 			}
+			ex := Example{Producer: int32(i), Seq: int64(seq), Partition: expectedPartition(int32(i), int64(seq), c.h.partitions),
+				Offset: -1, Detail: outcomeName(st & outcomeMask)}
+			if c.h.inAborted(int32(i), int64(seq)) {
+				c.counts.AbortedVisible++
+				ex.Detail += ", in a transaction that was aborted"
+				addExample(&c.examples.AbortedVisible, ex)
+				continue
+			}
+			c.counts.UnacknowledgedPresent++
+			addExample(&c.examples.UnacknowledgedPresent, ex)
 		}
 	}
 	return c.counts, c.examples

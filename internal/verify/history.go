@@ -49,6 +49,10 @@ type producerHistory struct {
 	status []byte  // by sequence number
 	acks   []Entry // in the order the acknowledgements arrived
 	errs   map[string]int64
+	// committed counts the committed transactions; aborted lists the aborted ones in
+	// order (transactional runs only).
+	committed int64
+	aborted   []seqRange
 }
 
 // NewHistory returns an empty history of run for the given producers and partitions.

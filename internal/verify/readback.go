@@ -37,8 +37,11 @@ type ReadStats struct {
 // partitions assigned directly), from the earliest
 // offset to a stable high watermark: it reads to the end offsets, lists them again, and
 // reads on until two listings agree. Each partition's records go to c in offset order, in
-// fetch-sized chunks; keep receives the reads too when not nil (the reads file).
-func ReadBack(ctx context.Context, conn *kafka.Connection, topic string, partitions int, run uint64, c *Checker, keep func(Entry)) (ReadStats, error) {
+// fetch-sized chunks; keep receives the reads too when not nil (the reads file). committed
+// reads as a read_committed consumer does: records of aborted transactions are skipped,
+// and the transaction markers (control records, not given to c) carry the read to the end
+// offsets they occupy.
+func ReadBack(ctx context.Context, conn *kafka.Connection, topic string, partitions int, run uint64, committed bool, c *Checker, keep func(Entry)) (ReadStats, error) {
 	began := time.Now()
 	adm, err := conn.NewClient("verify-readback")
 	if err != nil {
@@ -65,11 +68,18 @@ func ReadBack(ctx context.Context, conn *kafka.Connection, topic string, partiti
 		next[p] = o.Offset
 		from[p] = kgo.NewOffset().At(o.Offset)
 	}
+	// Without transactions, the records written, committed or not: a read_committed read
+	// would hide nothing but could stall on an open transaction.
+	isolation := kgo.ReadUncommitted()
+	if committed {
+		isolation = kgo.ReadCommitted()
+	}
 	cl, err := conn.NewClient("verify-readback",
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: from}),
-		// The records written, committed or not: verify's producers are not transactional,
-		// and a read_committed read would hide nothing but could stall on an open one.
-		kgo.FetchIsolationLevel(kgo.ReadUncommitted()),
+		kgo.FetchIsolationLevel(isolation),
+		// Markers occupy offsets: kept, so that a partition whose last batch is a marker is
+		// read to its end offset.
+		kgo.KeepControlRecords(),
 		// The Java consumer's wait rather than kgo's 5 s: a partition read to its end
 		// offset has nothing more to give, and the others should not wait on it.
 		kgo.FetchMaxWait(500*time.Millisecond),
@@ -154,6 +164,10 @@ func readTo(ctx context.Context, cl *kgo.Client, topic string, ends, next map[in
 			lastProgress = time.Now()
 			chunk := make([]Entry, 0, len(fp.Records))
 			for _, r := range fp.Records {
+				if r.Attrs.IsControl() {
+					next[fp.Partition] = r.Offset + 1
+					continue
+				}
 				e := Entry{Offset: r.Offset, Partition: fp.Partition, Producer: -1}
 				if rec, ok := decode(r.Value); ok && rec.run == run {
 					// A record sent to another partition: the checker finds it unexpected here.

@@ -30,6 +30,8 @@ type Result struct {
 	Rate                  float64           `json:"rate"`
 	DurationSeconds       float64           `json:"duration_seconds"`
 	ProducerSettings      map[string]string `json:"producer_settings"`
+	// Transactions counts a transactional run's transactions (nil otherwise).
+	Transactions *TransactionTotals `json:"transactions,omitempty"`
 	// Totals counts the records by outcome; Counts the anomalies, Examples a few of each.
 	Totals   Totals    `json:"totals"`
 	Counts   Counts    `json:"counts"`
@@ -56,16 +58,24 @@ func (r *Result) Clean() bool { return r.Counts.Anomalies() == 0 }
 // Verdict is the final line: the anomalies and the acknowledged records they are out of.
 func (r *Result) Verdict() string {
 	c := r.Counts
-	return fmt.Sprintf("lost %s, duplicated %s, reordered %s, inconsistent %s, unexpected %s (of %s acknowledged)",
-		n(c.Lost), n(c.Duplicated), n(c.Reordered), n(c.Inconsistent), n(c.Unexpected), n(r.Totals.Acked))
+	v := fmt.Sprintf("lost %s, duplicated %s, reordered %s, inconsistent %s, unexpected %s", n(c.Lost), n(c.Duplicated),
+		n(c.Reordered), n(c.Inconsistent), n(c.Unexpected))
+	if r.Transactions != nil {
+		v += fmt.Sprintf(", aborted but visible %s", n(c.AbortedVisible))
+	}
+	return v + fmt.Sprintf(" (of %s acknowledged)", n(r.Totals.Acked))
 }
 
 // Accounting is the line before the verdict: every record sent, by outcome, and the
 // unacknowledged records found present.
 func (r *Result) Accounting() string {
 	t := r.Totals
-	return fmt.Sprintf("%s sent: %s acknowledged, %s failed, %s unsent; %s unacknowledged but present; %s read back",
+	a := fmt.Sprintf("%s sent: %s acknowledged, %s failed, %s unsent; %s unacknowledged but present; %s read back",
 		n(t.Sent), n(t.Acked), n(t.Failed), n(t.Unsent), n(r.Counts.UnacknowledgedPresent), n(r.Read.Records))
+	if r.Transactions != nil {
+		a += fmt.Sprintf(" (read_committed); %s; %s acknowledged records hidden by their aborted transaction", r.Transactions, n(r.Counts.Hidden))
+	}
+	return a
 }
 
 func n(v int64) string { return numfmt.Digits(strconv.FormatInt(v, 10)) }

@@ -36,6 +36,13 @@ type Config struct {
 	Producers int
 	Rate      float64
 	Duration  time.Duration
+	// Transactional makes the producers commit a transaction every TransactionLength
+	// (default DefaultTransactionLength) and abort AbortShare of them on purpose; the
+	// read-back then reads committed records only, and records of aborted transactions
+	// must be hidden, not read.
+	Transactional     bool
+	TransactionLength time.Duration
+	AbortShare        float64
 	// FaultPlan runs during the load on the target FaultTarget makes; Faults, when set,
 	// runs instead (tests).
 	FaultPlan   faults.Plan
@@ -88,19 +95,24 @@ func (c *Config) Validate() error {
 	if _, err := load.ParseProperties(settings.Producer, c.producerProps()); err != nil {
 		errs = append(errs, fmt.Errorf("--producer-props: %w", err))
 	}
+	errs = append(errs, c.validateTransactions()...)
 	if len(errs) > 0 {
 		return errs[0]
 	}
 	return nil
 }
 
-// producerProps are the security and producer properties together.
+// producerProps are the security and producer properties together, and the
+// transactional.id of a transactional run.
 func (c *Config) producerProps() map[string]string {
 	props := maps.Clone(c.Security)
 	if props == nil {
 		props = map[string]string{}
 	}
 	maps.Copy(props, c.ProducerProps)
+	if c.Transactional {
+		props["transactional.id"] = c.transactionalID()
+	}
 	return props
 }
 
@@ -184,6 +196,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Totals = h.Totals()
 	cfg.progress("load done: %s; reading every partition back", res.Totals)
+	if cfg.Transactional {
+		t := h.TransactionTotals()
+		t.LengthMs, t.AbortShare = float64(cfg.transactionLength().Microseconds())/1000, cfg.AbortShare
+		res.Transactions = &t
+		cfg.progress("%s; reading committed records only", t)
+	}
 	if err := readAndCheck(ctx, &cfg, conn, h, res); err != nil {
 		return res, err
 	}
@@ -193,8 +211,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // produce runs the producers for the duration with the faults beside them, filling h and
 // the result's rows, faults and phases.
 func produce(ctx context.Context, cfg *Config, h *History, res *Result) error {
-	p, err := load.OpenProducers(load.ProducerConfig{Bootstrap: cfg.Bootstrap, Topic: cfg.Topic,
-		Properties: cfg.producerProps(), Producers: cfg.Producers, Source: h})
+	pcfg := load.ProducerConfig{Bootstrap: cfg.Bootstrap, Topic: cfg.Topic,
+		Properties: cfg.producerProps(), Producers: cfg.Producers, Source: h}
+	if cfg.Transactional {
+		pcfg.TransactionalID, pcfg.TransactionDuration, pcfg.AbortShare = cfg.transactionalID(), cfg.transactionLength(), cfg.AbortShare
+	}
+	p, err := load.OpenProducers(pcfg)
 	if err != nil {
 		return err
 	}
@@ -273,7 +295,7 @@ func readAndCheck(ctx context.Context, cfg *Config, conn *kafka.Connection, h *H
 		defer files.close()
 		keep = files.read
 	}
-	st, err := ReadBack(ctx, conn, cfg.Topic, cfg.Partitions, h.Run(), c, keep)
+	st, err := ReadBack(ctx, conn, cfg.Topic, cfg.Partitions, h.Run(), cfg.Transactional, c, keep)
 	res.Read = st
 	if err != nil {
 		return err
@@ -285,6 +307,12 @@ func readAndCheck(ctx context.Context, cfg *Config, conn *kafka.Connection, h *H
 			return err
 		}
 		res.Files = files.names()
+		if cfg.Transactional {
+			if err := writeAborted(cfg.Dir, h); err != nil {
+				return err
+			}
+			res.Files = append(res.Files, AbortedFile)
+		}
 	}
 	return nil
 }

@@ -1,8 +1,19 @@
 package verify
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/kbench/kbench/internal/cluster/clustertest"
+	"github.com/kbench/kbench/internal/cluster/kfaketest"
 )
 
 // The transactional runs below are cleanLogs' run (see check_test.go) with producer 0's
@@ -75,5 +86,90 @@ func TestTransactionTotalsAndLines(t *testing.T) {
 	}
 	if !res.Clean() {
 		t.Error("hidden records counted as an anomaly")
+	}
+}
+
+// TestRunTransactionalFake runs the transactional mode on kfake: a clean run with every
+// transaction committed, and a control that aborts 30% of them, whose records must all be
+// hidden and none lost.
+func TestRunTransactionalFake(t *testing.T) {
+	for _, abort := range []float64{0, 0.3} {
+		t.Run(fmt.Sprintf("abort %g", abort), func(t *testing.T) {
+			_, boot := kfaketest.Start(t, kfake.NumBrokers(3))
+			dir := t.TempDir()
+			res, err := Run(context.Background(), Config{Bootstrap: boot, Topic: "kbench-verify-txn", Partitions: 3, Replicas: 1,
+				Producers: 2, Rate: 1000, Duration: 1500 * time.Millisecond, Transactional: true,
+				TransactionLength: 50 * time.Millisecond, AbortShare: abort, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTransactional(t, res, abort > 0)
+			if _, err := os.Stat(filepath.Join(dir, AbortedFile)); err != nil || !slices.Contains(res.Files, AbortedFile) {
+				t.Errorf("aborted transactions file: %v (files %v)", err, res.Files)
+			}
+		})
+	}
+}
+
+// checkTransactional checks a transactional run's accounting: no anomaly; every record of
+// an aborted transaction acknowledged (it was flushed before the abort) and hidden, and
+// every other acknowledged record read once.
+func checkTransactional(t *testing.T, res *Result, aborts bool) {
+	t.Helper()
+	tt := res.Transactions
+	if tt == nil || tt.Committed == 0 {
+		t.Fatalf("transactions %+v, want some committed", tt)
+	}
+	if !res.Clean() || res.Counts.UnacknowledgedPresent != 0 {
+		t.Errorf("counts %+v, want no anomaly", res.Counts)
+	}
+	if aborts != (tt.Aborted > 0) {
+		t.Errorf("%d transactions aborted, want some: %v", tt.Aborted, aborts)
+	}
+	if res.Counts.Hidden != tt.AbortedRecords || res.Read.Records != res.Totals.Acked-tt.AbortedRecords {
+		t.Errorf("hidden %d, read %d; want the %d records of aborted transactions hidden and the other %d of %d acknowledged read",
+			res.Counts.Hidden, res.Read.Records, tt.AbortedRecords, res.Totals.Acked-tt.AbortedRecords, res.Totals.Acked)
+	}
+	if res.Totals.Acked != res.Totals.Sent {
+		t.Errorf("%d of %d sent acknowledged, want all", res.Totals.Acked, res.Totals.Sent)
+	}
+}
+
+// TestControlTransactions runs the transactional mode on the real cluster: a clean run
+// without aborts, and the control that aborts a fifth of the transactions on purpose.
+func TestControlTransactions(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	for _, abort := range []float64{0, 0.2} {
+		t.Run(fmt.Sprintf("abort %g", abort), func(t *testing.T) {
+			cfg := controlConfig(t, "", 4*time.Second, "all", 3, 2, false)
+			cfg.Transactional, cfg.TransactionLength, cfg.AbortShare = true, 100*time.Millisecond, abort
+			checkTransactional(t, runControl(t, cfg), abort > 0)
+		})
+	}
+}
+
+func TestConfigValidateTransactions(t *testing.T) {
+	ok := Config{Bootstrap: "b:9092", Topic: "t", Partitions: 1, Replicas: 1, Producers: 1, Rate: 1, Duration: time.Second}
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string // "" valid
+	}{
+		{"transactional", func(c *Config) { c.Transactional, c.AbortShare = true, 0.1 }, ""},
+		{"abort share without transactions", func(c *Config) { c.AbortShare = 0.1 }, "need --transactional"},
+		{"abort share of one", func(c *Config) { c.Transactional, c.AbortShare = true, 1 }, "--abort-share 1"},
+		{"negative length", func(c *Config) { c.Transactional, c.TransactionLength = true, -time.Millisecond }, "--transaction-duration-ms -1"},
+		// Transactions need idempotence, which acks=1 turns off.
+		{"acks=1", func(c *Config) { c.Transactional, c.ProducerProps = true, map[string]string{"acks": "1"} }, "needs idempotence"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := ok
+			tt.edit(&c)
+			err := c.Validate()
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Errorf("Validate() = %v, want %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -77,6 +77,9 @@ func workloadText(w results.Workload) string {
 	default:
 		parts = append(parts, "unthrottled")
 	}
+	if w.Transaction != nil {
+		parts = append(parts, transactionWords(w.Transaction))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -129,6 +132,13 @@ func clientCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
 	if w.Producers > 1 {
 		kb = append(kb, "--producers", fmt.Sprint(w.Producers))
 	}
+	// Transactions by age have the tools' flags (by record count and aborts on purpose do
+	// not); one process per producer would need an id each, so they are left to kbench.
+	var txnArgs []string
+	if t := w.Transaction; t != nil && t.LengthMs > 0 {
+		txnArgs = []string{"--transactional-id", r.Topic.Name + "-txn", "--transaction-duration-ms", num0(t.LengthMs)}
+		kb = append(kb, txnArgs...)
+	}
 	kb = append(kb, propArgs)
 
 	perProcess := throughput
@@ -137,7 +147,11 @@ func clientCommands(r results.Repeat, numRecords int64) (kbench, tool string) {
 	}
 	toolLine := func(n int64) string {
 		pt := append([]string{"kafka-producer-perf-test.sh"}, withCount(n)...)
-		return strings.Join(append(pt, "--throughput", num0(perProcess), propArgs), " ")
+		pt = append(pt, "--throughput", num0(perProcess))
+		if w.Producers <= 1 {
+			pt = append(pt, txnArgs...)
+		}
+		return strings.Join(append(pt, propArgs), " ")
 	}
 	if w.Producers <= 1 {
 		return strings.Join(kb, " "), toolLine(numRecords)

@@ -69,3 +69,18 @@ func TestTransactionRows(t *testing.T) {
 		}
 	}
 }
+
+// A transactional scenario's commands run its transactions, and its workload says so.
+func TestTransactionCommands(t *testing.T) {
+	r := results.Repeat{Topic: results.Topic{Name: "k-s02-r1"}, Workload: results.Workload{Kind: "produce", Producers: 1,
+		RecordSize: 100, Throughput: 1000, Transaction: &results.TransactionWorkload{LengthMs: 100, AbortShare: 0.2}}}
+	kb, tool := clientCommands(r, 5000)
+	for _, cmd := range []string{kb, tool} {
+		if !strings.Contains(cmd, "--transactional-id k-s02-r1-txn --transaction-duration-ms 100") {
+			t.Errorf("command lacks the transaction: %s", cmd)
+		}
+	}
+	if w := workloadText(r.Workload); !strings.HasSuffix(w, ", 100ms transactions, 20% aborted on purpose") {
+		t.Errorf("workload %q", w)
+	}
+}

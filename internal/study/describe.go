@@ -157,6 +157,9 @@ func (s Scenario) describeLoad() string {
 			d += fmt.Sprintf(", at most %d/s", p.Throttle)
 		}
 		d += ", " + amount(p.Records, p.Duration)
+		if p.Transaction.Enabled() {
+			d += ", " + p.Transaction.String()
+		}
 		if len(p.Properties) > 0 {
 			d += ", " + kv(p.Properties)
 		}

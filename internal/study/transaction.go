@@ -29,6 +29,9 @@ func (t Transaction) Enabled() bool { return t.Length > 0 || t.Records > 0 }
 
 // String is the transaction in words for a workload line: "100ms transactions".
 func (t Transaction) String() string {
+	if !t.Enabled() {
+		return "no transactions"
+	}
 	var parts []string
 	if t.Length > 0 {
 		parts = append(parts, t.Length.String())

@@ -10,8 +10,8 @@ import (
 func TestExampleStudies(t *testing.T) {
 	// client_rtt runs live on the first cluster; broker_cpus, disk, brokers and
 	// kafka_version each take a cluster of their own: 1 + 4 shapes. The links change live:
-	// one cluster.
-	for name, shapes := range map[string]int{"conditions": 5, "links": 1} {
+	// one cluster. Transactions against none: one cluster.
+	for name, shapes := range map[string]int{"conditions": 5, "links": 1, "transactions": 1} {
 		path := "../../docs/examples/" + name + ".yaml"
 		data, err := os.ReadFile(path)
 		if err != nil {

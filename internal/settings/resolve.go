@@ -143,9 +143,6 @@ func (r *Resolved) transactions() error {
 	return nil
 }
 
-// Transactional reports whether the producer runs transactions (transactional.id is set).
-func (r *Resolved) Transactional() bool { return r.Values["transactional.id"] != "" }
-
 // idempotence settles enable.idempotence. The Java client (3.2+) turns default idempotence
 // off when acks, retries or max.in.flight.requests.per.connection conflict with it, and
 // refuses the conflict when idempotence was asked for explicitly. franz-go adds one

@@ -188,6 +188,9 @@ type RecordCount struct {
 	// Consumed is nil when no repeat's consumers counted (a produce-only scenario).
 	Consumed *int64 `json:"consumed,omitempty"`
 	Reread   int64  `json:"reread,omitempty"`
+	// Hidden are acknowledged records of aborted transactions, unread by read_committed
+	// consumers.
+	Hidden int64 `json:"hidden,omitempty"`
 }
 
 // InvalidRepeat is a repeat left out of the medians, with the reasons.

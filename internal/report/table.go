@@ -80,6 +80,7 @@ func addRecords(sum *RecordCount, r *results.Records) *RecordCount {
 	sum.Unsent += r.Unsent
 	sum.AckedAfterEnd += r.AckedAfterEnd
 	sum.Reread += r.Reread
+	sum.Hidden += r.Hidden
 	if r.Consumed != nil {
 		if sum.Consumed == nil {
 			sum.Consumed = new(int64)

@@ -62,6 +62,8 @@ var recordColumns = []column{
 		}
 		return intText(*r.Records.Consumed)
 	}},
+	{head: "hidden (aborted transactions)", cell: func(r Row) string { return recordText(r, func(c RecordCount) int64 { return c.Hidden }) },
+		optional: func(r Row) bool { return r.Records != nil && r.Records.Hidden > 0 }},
 }
 
 // recordText is one count of a row's record accounting, "-" when its repeats kept none.
@@ -247,5 +249,6 @@ const (
 		"decaying percentiles, weighted to the last few minutes, so they lag a change of scenario."
 	recordsIntro = "Every record handed to the producers, summed over all repeats (valid or not, warm-up included): acknowledged, failed, " +
 		"or unsent (aborted when the run stopped waiting for it after a timed run's end). Acked after the end were acknowledged while " +
-		"the run waited for its last records; their latency is in the percentiles. Consumed counts the distinct records the consumers read."
+		"the run waited for its last records; their latency is in the percentiles. Consumed counts the distinct records the consumers read; " +
+		"hidden, the acknowledged records of aborted transactions, which read_committed consumers do not read."
 )

@@ -55,6 +55,11 @@ func TestVerifyConfig(t *testing.T) {
 					t.Errorf("topic configs = %v", c.TopicConfigs)
 				}
 			}},
+		{"transactional", []string{"--transactional", "--transaction-duration-ms", "250", "--abort-share", "0.1"}, func(t *testing.T, c verify.Config) {
+			if !c.Transactional || c.TransactionLength != 250*time.Millisecond || c.AbortShare != 0.1 {
+				t.Errorf("config = %+v, want transactions of 250 ms, a tenth aborted", c)
+			}
+		}},
 		{"broker default min.insync.replicas", []string{"--min-insync-replicas", "0"}, func(t *testing.T, c verify.Config) {
 			if _, set := c.TopicConfigs["min.insync.replicas"]; set {
 				t.Errorf("topic configs = %v, want min.insync.replicas unset", c.TopicConfigs)
@@ -97,6 +102,9 @@ func TestVerifyBadInput(t *testing.T) {
 		{"duration shorter than the plan", []string{"--faults", "leader-kill x3 every 10s", "--duration", "10s"}, "shorter than the fault plan"},
 		{"external faults without commands", []string{"--bootstrap-server", dead, "--faults", "leader-kill"}, "--fault-command"},
 		{"unreachable cluster", []string{"--bootstrap-server", dead, "--duration", "2s"}, "unable to reach the cluster"},
+		{"abort share without transactions", []string{"--abort-share", "0.1"}, "need --transactional"},
+		{"abort share of one", []string{"--transactional", "--abort-share", "1"}, "--abort-share 1"},
+		{"transactions without idempotence", []string{"--transactional", "--producer-props", "acks=1"}, "--transactional needs an idempotent producer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -160,7 +160,7 @@ const transactionsIntro = "Each producer ran transactions under a transactional.
 	"client to the coordinator's answer, the flush of its records and EndTxn (what the Java producer's commitTransaction() takes), over " +
 	"the transactions begun after the warm-up. End-to-end: from each record's send to its consumer, which under read_committed can read " +
 	"it only after its transaction committed: about half a transaction's length plus the commit when records are sent evenly. " +
-	"Against: the scenario equal to this one but for one parameter, without transactions. Commit and end-to-end figures are medians over " +
+	"Records/s counts the acknowledged records, those of aborted transactions included. Against: the scenario equal to this one but for one parameter, without transactions. Commit and end-to-end figures are medians over " +
 	"the valid repeats (histograms: latency.commit and latency.e2e of each repeat file)."
 
 // transactionsTable is the transactions section's table.

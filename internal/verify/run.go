@@ -102,17 +102,13 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// producerProps are the security and producer properties together, and the
-// transactional.id of a transactional run.
+// producerProps are the security and producer properties together.
 func (c *Config) producerProps() map[string]string {
 	props := maps.Clone(c.Security)
 	if props == nil {
 		props = map[string]string{}
 	}
 	maps.Copy(props, c.ProducerProps)
-	if c.Transactional {
-		props["transactional.id"] = c.transactionalID()
-	}
 	return props
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/kbench/kbench/internal/settings"
 )
 
 // AbortedFile lists every aborted transaction in a transactional run: "producer first next
@@ -107,6 +109,14 @@ func (c *Config) validateTransactions() []error {
 	}
 	if !(c.AbortShare >= 0 && c.AbortShare < 1) {
 		errs = append(errs, fmt.Errorf("--abort-share %v: want a share from 0 to below 1, such as 0.1", c.AbortShare))
+	}
+	if c.Transactional {
+		props := c.producerProps()
+		props["transactional.id"] = "kbench-verify" // a stand-in for the producers' own ids
+		var se *settings.Error
+		if _, err := settings.Resolve(settings.Producer, props); errors.As(err, &se) && se.Property == "transactional.id" {
+			errs = append(errs, errors.New("--transactional needs an idempotent producer (acks=all, retries > 0, 5 requests in flight); --producer-props turn idempotence off"))
+		}
 	}
 	return errs
 }

@@ -160,7 +160,7 @@ func TestConfigValidateTransactions(t *testing.T) {
 		{"abort share of one", func(c *Config) { c.Transactional, c.AbortShare = true, 1 }, "--abort-share 1"},
 		{"negative length", func(c *Config) { c.Transactional, c.TransactionLength = true, -time.Millisecond }, "--transaction-duration-ms -1"},
 		// Transactions need idempotence, which acks=1 turns off.
-		{"acks=1", func(c *Config) { c.Transactional, c.ProducerProps = true, map[string]string{"acks": "1"} }, "needs idempotence"},
+		{"acks=1", func(c *Config) { c.Transactional, c.ProducerProps = true, map[string]string{"acks": "1"} }, "--transactional needs an idempotent producer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

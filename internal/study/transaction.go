@@ -91,6 +91,10 @@ func validateTransaction(s Scenario, fail func(path, format string, args ...any)
 	if s.Producers.Count == 0 {
 		return fail(path, "transactions are the producers'; this scenario has none")
 	}
+	if t.AbortShare > 0 && s.Capacity.Enabled() && s.Consumers.Count > 0 {
+		// A search's trial fails when its consumers read fewer records than were acknowledged.
+		return fail("producers.transaction_aborts", "a capacity search's consumers must read every acknowledged record; with aborted transactions they cannot: drop the aborts or the consumers")
+	}
 	props := maps.Clone(s.Producers.Properties)
 	props["transactional.id"] = "kbench" // a stand-in for the id kbench gives each producer
 	r, err := settings.Resolve(settings.Producer, props)

@@ -53,6 +53,8 @@ func TestParseTransactionErrors(t *testing.T) {
 			"defaults.producers.transaction_records", "transactions need an idempotent producer"},
 		{"consumers only", "producers: {count: 0, transaction: 1s}\n  consumers: {count: 1, records: 10}", "defaults.producers.transaction",
 			"transactions are the producers'; this scenario has none"},
+		{"aborts under a capacity search with consumers", "producers: {transaction: 100ms, transaction_aborts: 10%}\n  consumers: {count: 1}\n  capacity: {slo: {p99: 50ms}}",
+			"defaults.producers.transaction_aborts", "a capacity search's consumers must read every acknowledged record"},
 		{"transactional.id is kbench's", `producers: {properties: {transactional.id: mine}}`,
 			"defaults.producers.properties.transactional.id", "set producers.transaction"},
 	}

@@ -78,6 +78,12 @@ func OpenProducers(cfg ProducerConfig) (*Producers, error) {
 		}
 		p.clients = append(p.clients, cl)
 	}
+	if cfg.TransactionalID != "" {
+		if err := initTransactions(p.clients); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
 	return p, nil
 }
 

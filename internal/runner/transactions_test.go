@@ -83,7 +83,10 @@ matrix:
 	c99 := tx.CommitLatency.P99Ms
 	lo, hi := length/2, (length+c99)/2+c99+pe.P99Ms
 	e2e := txn.Summary.EndToEnd
-	if e2e == nil || e2e.P50Ms < lo || e2e.P50Ms > hi {
+	if e2e == nil || e2e.Count == 0 {
+		t.Fatalf("transactional scenario without end-to-end latency: %+v", e2e)
+	}
+	if e2e.P50Ms < lo || e2e.P50Ms > hi {
 		t.Errorf("read_committed end-to-end %+v: want p50 in [%.1f, %.1f] ms (commit p50 %.1f, p99 %.1f ms)", e2e, lo, hi, tx.CommitLatency.P50Ms, c99)
 	}
 	t.Logf("100 ms transactions: commit p50 %.1f ms, p99 %.1f ms; read_committed end-to-end p50 %.1f ms, p99 %.1f ms (asserted within [%.1f, %.1f]); plain end-to-end p50 %.1f ms, p99 %.1f ms; records/s %.0f vs %.0f",

@@ -194,6 +194,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 			run.Study.Notes = strings.TrimSpace(run.Study.Notes + "\n" + note)
 		}
 	}
+	if err := r.warmTransactions(ctx); err != nil {
+		return out, finish(dir, run, err)
+	}
 	fmt.Fprintf(opts.Log, "run order: %s, scenarios shuffled per round, seed %d\n", run.Order.Kind, run.Order.Seed)
 	current = &r.target
 	err = r.runAll(ctx, out, run, done)

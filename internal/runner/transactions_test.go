@@ -31,7 +31,7 @@ func TestRunTransactions(t *testing.T) {
 	text := `
 name: t-txn
 repeats: 1
-warmup: 1s
+warmup: 4s
 cooldown: 0s
 cluster: {brokers: 2}
 defaults:

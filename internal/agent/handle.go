@@ -115,9 +115,11 @@ func (w *worker) startTrial(start time.Time) {
 		case <-time.After(time.Until(start)):
 		}
 		send(Message{Kind: KindStarted, Start: time.Now().UTC()})
-		var cons *consumeRun
+		var cons *load.ConsumerRun
 		if ccfg != nil {
-			cons = startConsume(tctx, *ccfg)
+			cfg := *ccfg
+			cfg.TickInterval = consumeTick
+			cons = load.StartConsume(tctx, cfg, nil)
 		}
 		seq := 0
 		res, err := prod.Trial(tctx, sch, func(t load.Tick) {
@@ -136,7 +138,9 @@ func (w *worker) startTrial(start time.Time) {
 				want = res.Total.Acked
 			}
 			var cerr error
-			if consumed, cerr = cons.finish(want); err == nil && cerr != nil {
+			// Read what this agent's producers had acknowledged, or until idle.
+			consumed, cerr = cons.Drain(tctx, func() int64 { return want }, drainIdle)
+			if err == nil && cerr != nil {
 				err = fmt.Errorf("consume: %w", cerr)
 			}
 		}

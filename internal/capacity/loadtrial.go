@@ -2,9 +2,8 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/kbench/kbench/internal/load"
@@ -19,15 +18,10 @@ type Load struct {
 	producers load.Driver
 	probes    load.Driver
 	warmup    time.Duration
-	// acked counts every record acknowledged so far; consumed, every record the consumers
-	// read (updated by their ticks).
-	acked    int64
-	consumed atomic.Int64
-	withCons bool
-	stopCons context.CancelFunc
-	consWG   sync.WaitGroup
-	// consErr is a consumer failure, set by their goroutine.
-	consErr atomic.Pointer[error]
+	// acked counts every record acknowledged so far; cons, when asked, are the consumers,
+	// whose distinct records read are compared with it.
+	acked int64
+	cons  *load.ConsumerRun
 }
 
 // catchUp bounds the wait, after a trial, for consumers to read what it produced: records
@@ -50,17 +44,7 @@ func StartLoad(ctx context.Context, d, probes load.Driver, pcfg load.ProducerCon
 		Properties: settings.Connection(pcfg.Properties), Consumers: consumers, FromLatest: true,
 		// The search pauses between trials; the consumers must not end for want of records.
 		Timeout: 24 * time.Hour, TickInterval: 100 * time.Millisecond}
-	cctx, cancel := context.WithCancel(ctx)
-	l.withCons, l.stopCons = true, cancel
-	l.consWG.Add(1)
-	go func() {
-		defer l.consWG.Done()
-		_, err := load.Consume(cctx, ccfg, func(t load.ConsumeTick) { l.consumed.Store(t.TotalRecords) })
-		if err != nil && cctx.Err() == nil {
-			e := fmt.Errorf("consumers: %w", err)
-			l.consErr.Store(&e)
-		}
-	}()
+	l.cons = load.StartConsume(ctx, ccfg, nil)
 	return l, nil
 }
 
@@ -105,7 +89,7 @@ func (l *Load) Settler(ctx context.Context) (*Settler, int64, error) {
 // growth of their lag over the trial.
 func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcome, error) {
 	start := time.Now()
-	lag0 := l.acked - l.consumed.Load()
+	lag0 := l.acked - l.consumed()
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
 	if err != nil {
@@ -113,32 +97,55 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcom
 	}
 	o := FromProduce(res)
 	l.acked += res.Total.Acked
-	if l.withCons {
+	if l.cons != nil {
 		deadline := time.Now().Add(catchUp)
-		for l.consumed.Load() < l.acked && time.Now().Before(deadline) && ctx.Err() == nil {
+		for l.consumed() < l.acked && time.Now().Before(deadline) && ctx.Err() == nil {
 			time.Sleep(50 * time.Millisecond)
 		}
-		o.ConsumerLagGrowth = max(0, l.acked-l.consumed.Load()-lag0)
+		o.ConsumerLagGrowth = max(0, l.acked-l.consumed()-lag0)
 	}
 	o.Elapsed = time.Since(start)
-	if e := l.consErr.Load(); e != nil {
-		return o, *e
+	if err := l.consumersFailed(); err != nil {
+		return o, err
 	}
 	return o, ctx.Err()
 }
 
 // Close stops the consumers and closes the producers.
 func (l *Load) Close() error {
-	if l.stopCons != nil {
-		l.stopCons()
-		l.consWG.Wait()
+	failed := l.consumersFailed()
+	if l.cons != nil {
+		l.cons.Stop()
+		_, _ = l.cons.Wait() // stopped: only a failure before the stop counts
 	}
 	l.producers.Close()
 	if l.probes != l.producers {
 		l.probes.Close()
 	}
-	if e := l.consErr.Load(); e != nil {
-		return *e
+	return failed
+}
+
+// consumed is the distinct records the consumers read so far (0 without consumers).
+func (l *Load) consumed() int64 {
+	if l.cons == nil {
+		return 0
+	}
+	return l.cons.Read()
+}
+
+// consumersFailed is the error the consumers ended with, if they ended during the search:
+// they read for its whole length (a day's idle timeout), so any end is a failure.
+func (l *Load) consumersFailed() error {
+	if l.cons == nil {
+		return nil
+	}
+	select {
+	case <-l.cons.Done():
+	default:
+		return nil
+	}
+	if _, err := l.cons.Wait(); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("consumers: %w", err)
 	}
 	return nil
 }

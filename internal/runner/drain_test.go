@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
@@ -29,28 +27,5 @@ func TestSendRate(t *testing.T) {
 		if got := sendRate(tc.stats); got != tc.want {
 			t.Errorf("%s: sendRate = %v, want %v", tc.name, got, tc.want)
 		}
-	}
-}
-
-// TestDrainStopsWhenCaughtUp: the consumers stop as soon as they read every acknowledged
-// record, without waiting for an idle timeout.
-func TestDrainStopsWhenCaughtUp(t *testing.T) {
-	produced, consumed := make(chan struct{}), make(chan struct{})
-	stopped, draining := make(chan struct{}), make(chan struct{})
-	d := &drain{draining: func() { close(draining) }}
-	go d.watch(context.Background(), produced, consumed, func() int64 { return 100 }, func() { close(stopped) })
-	d.tick(60)
-	close(produced)
-	<-draining // told once the producers finished: the page's drain phase
-	select {
-	case <-stopped:
-		t.Fatal("stopped with 60 of 100 records read")
-	case <-time.After(300 * time.Millisecond):
-	}
-	d.tick(100)
-	select {
-	case <-stopped:
-	case <-time.After(2 * time.Second):
-		t.Fatal("not stopped after every record was read")
 	}
 }

@@ -436,26 +436,22 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 		if m.catchUp != nil {
 			cfg.TickInterval = catchUpTick
 		}
-		cctx, stop := context.WithCancel(ctx)
-		defer stop()
-		d, consumed := &drain{draining: func() { r.opts.Observe.Phase("drain") }}, make(chan struct{})
-		wg.Add(2)
+		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.watch(ctx, producing, consumed, want, stop)
-		}()
-		go func() {
-			defer wg.Done()
-			defer close(consumed)
-			if m.catchUp != nil && !awaitBacklog(cctx, m.catchUp, producing) {
+			if m.catchUp != nil && !awaitBacklog(ctx, m.catchUp, producing) {
 				return
 			}
-			withRole(cctx, roleConsumer, func(cctx context.Context) {
-				m.cons, m.share, m.consErr = r.consume(cctx, sc, cfg, func(t load.ConsumeTick) {
+			withRole(ctx, roleConsumer, func(cctx context.Context) {
+				var share *load.ShareResult
+				run := load.StartConsumers(cctx, func(ctx context.Context, tick func(load.ConsumeTick)) (*load.ConsumeResult, error) {
+					res, sh, err := r.consume(ctx, sc, cfg, tick)
+					share = sh
+					return res, err
+				}, func(t load.ConsumeTick) {
 					if m.catchUp != nil {
 						m.catchUp.consumeTick(t, time.Now())
 					}
-					d.tick(t.TotalRecords - t.TotalRereads) // distinct records, as acknowledged
 					m.window.consumeTick(t)
 					if m.consumeOnly {
 						r.progress.consumeTick(t, sampler)
@@ -463,6 +459,19 @@ func (r *runner) measure(ctx context.Context, topic, group string, sc study.Scen
 						r.opts.Observe.ConsumeTick(t, nil) // the page's lag and end-to-end latency
 					}
 				})
+				// Once the producers finished, read until caught up with want (their
+				// figures are final by then) or idle.
+				select {
+				case <-producing:
+					r.opts.Observe.Phase("drain")
+					m.cons, m.consErr = run.Drain(ctx, want, drainIdle)
+				case <-run.Done():
+					m.cons, m.consErr = run.Wait()
+				case <-ctx.Done():
+					run.Stop()
+					m.cons, m.consErr = run.Wait()
+				}
+				m.share = share
 			})
 		}()
 	}

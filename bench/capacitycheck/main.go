@@ -1,6 +1,7 @@
 // Command capacitycheck checks kbench capacity's answers as a user would, on the embedded
 // cluster: for each cluster shape (3 brokers as started by default and 1 broker; 3 brokers
-// held to half a core each on request), three searches at p99 <= 50 ms with the default budget, then for each
+// held to half a core each on request), three searches at p99 <= 50 ms with the default budget,
+// each on a new topic of one partition per broker, then for each
 // an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet the
 // SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
 // search forced out of budget (--max-duration 60s: a bracket, "not converged", exit 7).
@@ -42,14 +43,15 @@ var (
 )
 
 type shape struct {
-	name string
-	args []string
+	name    string
+	brokers int
+	args    []string
 }
 
 var shapes = []shape{
-	{"3 brokers", []string{"--brokers", "3"}},
-	{"3 brokers, 0.5 core each", []string{"--brokers", "3", "--broker-cpus", "0.5"}},
-	{"1 broker", []string{"--brokers", "1"}},
+	{"3 brokers", 3, []string{"--brokers", "3"}},
+	{"3 brokers, 0.5 core each", 3, []string{"--brokers", "3", "--broker-cpus", "0.5"}},
+	{"1 broker", 1, []string{"--brokers", "1"}},
 }
 
 func main() {
@@ -135,6 +137,12 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	var lowers []float64
 	for i := 1; i <= searches; i++ {
 		topic := fmt.Sprintf("capcheck-%d-%d", time.Now().Unix(), i)
+		// One partition per broker, created before the search: a topic created by the
+		// first record has the brokers' default of one partition, led by whichever broker
+		// the controller picks, so searches of one cluster would measure different brokers.
+		if err := createTopic(bootstrap, topic, int32(sh.brokers)); err != nil {
+			return failed, err
+		}
 		code, c, err := search(kbench, bootstrap, topic, fmt.Sprintf("shape%d-search%d", shapeIndex(sh), i))
 		if err != nil {
 			return failed, err
@@ -323,6 +331,21 @@ func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
 		r.achieved = res.Steady.RecordsPerSec
 	}
 	return r, nil
+}
+
+// createTopic creates a search's topic with partitions partitions of one replica each.
+func createTopic(bootstrap, topic string, partitions int32) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := kadm.NewClient(cl).CreateTopic(ctx, partitions, 1, nil, topic); err != nil {
+		return fmt.Errorf("creating %s: %w", topic, err)
+	}
+	return nil
 }
 
 // deleteTopics deletes the bench's own topics.

@@ -37,7 +37,7 @@ func Connect(bootstrap string, props map[string]string) (*Connection, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid connection settings: %w", err)
 	}
-	sec, err := securityOpts(r.Values)
+	sec, _, err := securityOpts(r.Values)
 	if err != nil {
 		return nil, fmt.Errorf("invalid connection settings: %w", err)
 	}

@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"crypto/tls"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -34,6 +35,9 @@ type ClientSettings struct {
 	// MaxPollRecords is max.poll.records: the most records one poll returns (consumers only;
 	// the caller polls with kgo's PollRecords).
 	MaxPollRecords int
+	// TLS is the configuration the client dials with (nil without TLS), for a caller that
+	// dials itself (kgo.Dialer replaces kgo.DialTLSConfig, so such a dialer must speak TLS).
+	TLS *tls.Config
 	// Resolved are the checked properties, for checks that need the records too
 	// (settings.CheckRecords).
 	Resolved *settings.Resolved
@@ -110,11 +114,11 @@ func (b *settingsBuilder) build(role settings.Role, s *ClientSettings) error {
 		"ssl.truststore.type", "ssl.truststore.certificates", "ssl.endpoint.identification.algorithm"} {
 		b.used[name] = true // read by securityOpts
 	}
-	sec, err := securityOpts(b.r.Values)
+	sec, tlsCfg, err := securityOpts(b.r.Values)
 	if err != nil {
 		return err
 	}
-	s.Opts = append(s.Opts, sec...)
+	s.Opts, s.TLS = append(s.Opts, sec...), tlsCfg
 
 	if role == settings.Producer {
 		b.producer(s)

@@ -16,31 +16,33 @@ import (
 	"github.com/kbench/kbench/internal/redact"
 )
 
-// securityOpts translates security.protocol, sasl.* and ssl.* into kgo dial and SASL options.
-func securityOpts(eff map[string]string) ([]kgo.Opt, error) {
+// securityOpts translates security.protocol, sasl.* and ssl.* into kgo dial and SASL options,
+// and returns the TLS configuration they dial with (nil without TLS).
+func securityOpts(eff map[string]string) ([]kgo.Opt, *tls.Config, error) {
 	var opts []kgo.Opt
 	proto := strings.ToUpper(eff["security.protocol"])
 	switch proto {
 	case "PLAINTEXT", "":
 	case "SSL", "SASL_SSL", "SASL_PLAINTEXT":
 	default:
-		return nil, fmt.Errorf("invalid security.protocol=%q: want one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL", eff["security.protocol"])
+		return nil, nil, fmt.Errorf("invalid security.protocol=%q: want one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL", eff["security.protocol"])
 	}
 	if strings.HasPrefix(proto, "SASL_") {
 		mech, err := saslMechanism(eff)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts = append(opts, kgo.SASL(mech))
 	}
+	var cfg *tls.Config
 	if strings.HasSuffix(proto, "SSL") {
-		cfg, err := tlsConfig(eff)
-		if err != nil {
-			return nil, err
+		var err error
+		if cfg, err = tlsConfig(eff); err != nil {
+			return nil, nil, err
 		}
 		opts = append(opts, kgo.DialTLSConfig(cfg))
 	}
-	return opts, nil
+	return opts, cfg, nil
 }
 
 func saslMechanism(eff map[string]string) (sasl.Mechanism, error) {

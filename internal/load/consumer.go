@@ -302,7 +302,7 @@ func Consume(ctx context.Context, cfg ConsumerConfig, tick func(ConsumeTick)) (*
 		}
 		opts = append(opts, settings.Opts...)
 		if kills {
-			opts = append(opts, w.killable()...)
+			opts = append(opts, w.killable(settings.TLS)...)
 		} else {
 			w.cancelClient = func() {}
 		}

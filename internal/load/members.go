@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -29,12 +30,15 @@ import (
 // as when the kernel reaps a crashed process), refuses any new one, and cancels the
 // client's context before Close, so the leave Close attempts fails before a byte is sent.
 
-// killableDialer dials for one client and can cut it off from the cluster.
+// killableDialer dials for one client and can cut it off from the cluster. With tls set
+// it speaks TLS as kgo would (kgo's dialer option replaces its TLS option): the server name
+// is the broker's host unless the configuration names one.
 type killableDialer struct {
 	mu     sync.Mutex
 	dead   bool
 	conns  []net.Conn
 	dialer net.Dialer
+	tls    *tls.Config
 }
 
 // errKilled is a killed member's every dial.
@@ -50,6 +54,23 @@ func (d *killableDialer) DialContext(ctx context.Context, network, host string) 
 	c, err := d.dialer.DialContext(ctx, network, host)
 	if err != nil {
 		return nil, err
+	}
+	if d.tls != nil {
+		cfg := d.tls.Clone()
+		if cfg.ServerName == "" {
+			server, _, err := net.SplitHostPort(host)
+			if err != nil {
+				c.Close()
+				return nil, fmt.Errorf("unable to split host:port for dialing: %w", err)
+			}
+			cfg.ServerName = server
+		}
+		tc := tls.Client(c, cfg)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			c.Close()
+			return nil, err
+		}
+		c = tc
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -248,12 +269,14 @@ func (w *consumerWorker) stalled(ctx context.Context) {
 	}
 }
 
-// killable gives the worker a dialer and a client context that a kill cuts.
-func (w *consumerWorker) killable() []kgo.Opt {
-	w.dial = &killableDialer{}
+// killable gives the worker a dialer and a client context that a kill cuts. tlsCfg is the
+// client's TLS configuration (nil without TLS): the dialer speaks it, and kgo's own TLS
+// option is cleared, as kgo refuses both.
+func (w *consumerWorker) killable(tlsCfg *tls.Config) []kgo.Opt {
+	w.dial = &killableDialer{tls: tlsCfg}
 	clientCtx, cancel := context.WithCancel(context.Background())
 	w.cancelClient = cancel
-	return []kgo.Opt{kgo.Dialer(w.dial.DialContext), kgo.WithContext(clientCtx)}
+	return []kgo.Opt{kgo.DialTLSConfig(nil), kgo.Dialer(w.dial.DialContext), kgo.WithContext(clientCtx)}
 }
 
 // memberState is what an event run adds to a worker.

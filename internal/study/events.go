@@ -1,11 +1,5 @@
 package study
 
-import (
-	"strings"
-
-	"github.com/kbench/kbench/internal/rebalance"
-)
-
 // validateEvents checks a scenario's membership events: they act on its consumers while its
 // producers keep a backlog coming (a pause is the time a waiting record was not delivered),
 // so they need both, producers that run for a duration, and every event inside it.
@@ -22,13 +16,6 @@ func validateEvents(s Scenario, fail func(path, format string, args ...any) erro
 	}
 	if last := events[len(events)-1]; last.At >= s.Producers.Duration {
 		return fail("consumers.events", "event %s is not within the %v the producers run", last, s.Producers.Duration)
-	}
-	if s.Listener == "tls" || strings.HasSuffix(strings.ToUpper(s.Consumers.Properties["security.protocol"]), "SSL") {
-		for _, ev := range events {
-			if ev.Kind == rebalance.Kill {
-				return fail("consumers.events", "a kill cuts the consumer's connections with kbench's own dialer, which does not speak TLS: use the plain or sasl listener")
-			}
-		}
 	}
 	return nil
 }

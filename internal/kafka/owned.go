@@ -20,7 +20,7 @@ const Prefix = "kbench-"
 
 // Owned is the one rule on what kbench creates and deletes on a cluster: it creates topics
 // only under its prefix, never takes over a topic that already exists, and deletes only
-// topics it created. A name is claimed before the create request is sent (when a
+// topics it created; the same holds for consumer groups (groups.go). A name is claimed before the create request is sent (when a
 // cancelled request reaches the controller anyway, the topic is kbench's and must be
 // deleted) and given up only when the broker answers that the topic already existed.
 // It is safe for concurrent use.
@@ -28,12 +28,15 @@ type Owned struct {
 	prefix string
 	mu     sync.Mutex
 	topics map[string]bool
+	// groups are the consumer groups claimed and not yet deleted; shared, existing groups
+	// the user let kbench use, never deleted (groups.go).
+	groups, shared map[string]bool
 }
 
 // NewOwned returns an empty ledger for topics named under prefix, which must itself start
 // with Prefix (a run's "kbench-<run>", or Prefix alone).
 func NewOwned(prefix string) *Owned {
-	return &Owned{prefix: prefix, topics: map[string]bool{}}
+	return &Owned{prefix: prefix, topics: map[string]bool{}, groups: map[string]bool{}, shared: map[string]bool{}}
 }
 
 // mayCreate reports whether name lies under both kbench's and this ledger's prefix.

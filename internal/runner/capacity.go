@@ -137,12 +137,7 @@ func capacityCapText(maxRate float64) string {
 // cleanup deletes it even when the search is cut short.
 func (r *runner) capacityGroup(topic string) string {
 	group := topic + "-capacity"
-	r.groups.mu.Lock()
-	defer r.groups.mu.Unlock()
-	if r.groups.created == nil {
-		r.groups.created = map[string]bool{}
-	}
-	r.groups.created[group] = true
+	r.owned.ClaimGroup(group)
 	return group
 }
 
@@ -153,7 +148,7 @@ func (r *runner) releaseGroup(ctx context.Context, group string) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 	defer cancel()
-	if _, err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
+	if _, err := r.owned.DeleteGroup(ctx, r.target.admin, group); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(r.opts.Log, "%v\n", err)
 	}
 }

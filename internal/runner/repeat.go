@@ -32,13 +32,14 @@ const minRateShare = results.MinRateShare
 
 // runner carries out one run's scenarios on one target.
 type runner struct {
-	opts     Options
-	plan     *study.Plan
-	target   *target
-	dir      string
-	prefix   string
-	topics   *kafka.Owned
-	groups   groups
+	opts   Options
+	plan   *study.Plan
+	target *target
+	dir    string
+	prefix string
+	// owned is what this run created on the cluster, topics and consumer groups, and the
+	// existing groups the user let it share (kafka.Owned: the one rule on both).
+	owned    *kafka.Owned
 	progress *progress
 	// coord runs the producers on remote agents (Options.Agents); nil runs them here.
 	coord *agent.Coordinator

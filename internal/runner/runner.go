@@ -176,7 +176,10 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 
 	prefix := topicPrefix(dir)
 	r := &runner{opts: opts, plan: plan, target: target, dir: dir, prefix: prefix,
-		topics: kafka.NewOwned(prefix), groups: groups{created: map[string]bool{}, shared: shared}}
+		owned: kafka.NewOwned(prefix)}
+	for g := range shared {
+		r.owned.ShareGroup(g)
+	}
 	defer r.cleanup()
 	defer r.closeAgents()
 	if err := r.openAgents(ctx); err != nil {

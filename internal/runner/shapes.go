@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/kbench/kbench/internal/cluster"
-	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
 )
@@ -79,7 +78,7 @@ func firstPendingShape(plan *study.Plan, done [][]int) study.Shape {
 // two repeats (after the previous one's cool-down).
 func (r *runner) restart(ctx context.Context, shape study.Shape) error {
 	r.cleanup()
-	r.topics, r.groups.created = kafka.NewOwned(r.prefix), map[string]bool{}
+	r.owned.Forget()
 	r.target.close(r.opts.Log)
 	r.target.client, r.target.embedded = nil, nil // closed: not again at the run's end
 	t, err := startEmbedded(ctx, r.opts, shape)

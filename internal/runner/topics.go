@@ -20,10 +20,10 @@ const deleteTimeout = 30 * time.Second
 // together: Ctrl-C must end the run promptly, and what is left is named for the operator.
 const cleanupTimeout = 10 * time.Second
 
-// createTopic creates a repeat's topic (under the run's prefix: kafka.Owned, r.topics) and
+// createTopic creates a repeat's topic (under the run's prefix: kafka.Owned, r.owned) and
 // waits until it is ready.
 func (r *runner) createTopic(ctx context.Context, name string, partitions, replicas int, configs map[string]string) error {
-	if err := r.topics.CreateTopic(ctx, r.target.admin, name, int32(partitions), int16(replicas), configs); err != nil {
+	if err := r.owned.CreateTopic(ctx, r.target.admin, name, int32(partitions), int16(replicas), configs); err != nil {
 		return err
 	}
 	return r.waitTopicReady(ctx, name, partitions)
@@ -58,7 +58,7 @@ func (r *runner) waitTopicReady(ctx context.Context, name string, partitions int
 // the metadata no longer lists it. It reports whether there was a topic to delete: a
 // creation cancelled in time created none.
 func (r *runner) deleteTopic(ctx context.Context, name string) (bool, error) {
-	existed, err := r.topics.DeleteTopic(ctx, r.target.admin, name)
+	existed, err := r.owned.DeleteTopic(ctx, r.target.admin, name)
 	if err != nil {
 		return false, err
 	}
@@ -75,7 +75,7 @@ func (r *runner) release(ctx context.Context, topic, group string) {
 	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 	defer cancel()
 	if group != "" {
-		if _, err := r.deleteGroup(ctx, group); err != nil && ctx.Err() == nil {
+		if _, err := r.owned.DeleteGroup(ctx, r.target.admin, group); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(r.opts.Log, "%v\n", err)
 		}
 	}
@@ -125,15 +125,15 @@ func (r *runner) topicListed(ctx context.Context, name string) bool {
 func (r *runner) cleanup() {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	for _, g := range r.createdGroups() {
-		switch deleted, err := r.deleteGroup(ctx, g); {
+	for _, g := range r.owned.Groups() {
+		switch deleted, err := r.owned.DeleteGroup(ctx, r.target.admin, g); {
 		case err != nil:
 			fmt.Fprintf(r.opts.Log, "cleanup: kept consumer group %s on the cluster (%v); delete it with kafka-consumer-groups.sh --delete --group %s\n", g, err, g)
 		case deleted:
 			fmt.Fprintf(r.opts.Log, "cleanup: deleted consumer group %s\n", g)
 		}
 	}
-	for _, name := range r.topics.Topics() {
+	for _, name := range r.owned.Topics() {
 		switch deleted, err := r.deleteTopic(ctx, name); {
 		case err != nil:
 			fmt.Fprintf(r.opts.Log, "cleanup: kept topic %s on the cluster (%v); delete it with kafka-topics.sh --delete --topic %s\n", name, err, name)

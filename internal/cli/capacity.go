@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/observe"
@@ -225,6 +226,9 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	if cerr := ld.Close(); err == nil {
 		err = cerr
 	}
+	if group != "" {
+		deleteSearchGroup(pcfg, group, errOut)
+	}
 	if res != nil {
 		printCapacity(out, res, cf.jsonOut)
 	}
@@ -300,4 +304,29 @@ func notDoneText(res *capacity.Result) string {
 		s += " (" + res.Stopped + ")"
 	}
 	return s
+}
+
+// deleteSearchGroup deletes the consumer group the search's consumers created (kafka.Owned),
+// also after Ctrl-C; one that cannot be deleted is named, with the command that deletes it.
+func deleteSearchGroup(pcfg load.ProducerConfig, group string, errOut io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := func() error {
+		conn, err := kafka.Connect(pcfg.Bootstrap, pcfg.Properties)
+		if err != nil {
+			return err
+		}
+		admin, err := conn.NewAdmin("capacity-cleanup")
+		if err != nil {
+			return err
+		}
+		defer admin.Close()
+		owned := kafka.NewOwned(kafka.Prefix)
+		owned.ClaimGroup(group)
+		_, err = owned.DeleteGroup(ctx, admin, group)
+		return err
+	}()
+	if err != nil {
+		fmt.Fprintf(errOut, "kbench: kept consumer group %s on the cluster (%v); delete it with kafka-consumer-groups.sh --delete --group %s\n", group, err, group)
+	}
 }

@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/capacity"
 	"github.com/kbench/kbench/internal/results"
@@ -125,5 +129,20 @@ func TestCapacityIntegration(t *testing.T) {
 	}
 	if got != len(res.Trials) || !strings.Contains(errb.String(), "goals: p99 <= 50 ms as 4f8d1l50e") {
 		t.Errorf("%d progress lines on stderr, want the goal and one per trial (%d): %s", got, len(res.Trials), errb.String())
+	}
+	// The search's consumer group is kbench's, and deleted after it.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	groups, err := kadm.NewClient(cl).ListGroups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := range groups {
+		if strings.HasPrefix(g, "kbench-capacity-") {
+			t.Errorf("consumer group %s left after the search", g)
+		}
 	}
 }

@@ -283,9 +283,12 @@ func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {
 			if b.ConditionalThroughput > 0 {
 				conditional = "conditional throughput " + groupDigits(b.ConditionalThroughput) + " records/s"
 			}
-			fmt.Fprintf(w, "  at %s records/s: p50 %s, p99 %s, p99.9 %s; %s %s-%s across its trials; %s\n",
-				groupDigits(b.Lower), msText(b.AtLowerP50), msText(b.AtLowerP99), msText(b.AtLowerP999), b.SLO.Name(),
-				msText(b.Spread[0]), msText(b.Spread[1]), conditional)
+			spread := fmt.Sprintf("%s %s-%s across its trials", b.SLO.Name(), msText(b.Spread[0]), msText(b.Spread[1]))
+			if msText(b.Spread[0]) == msText(b.Spread[1]) {
+				spread = fmt.Sprintf("%s %s in every trial at it", b.SLO.Name(), msText(b.Spread[0])) // one trial, mostly
+			}
+			fmt.Fprintf(w, "  at %s records/s: p50 %s, p99 %s, p99.9 %s; %s; %s\n",
+				groupDigits(b.Lower), msText(b.AtLowerP50), msText(b.AtLowerP99), msText(b.AtLowerP999), spread, conditional)
 		}
 	}
 	fmt.Fprintf(w, "%d trials in %s of a %v budget\n", len(res.Trials), res.Spent.Round(time.Second), res.Budget)

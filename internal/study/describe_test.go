@@ -14,14 +14,14 @@ func ExamplePlan_Describe() {
 	// Output:
 	// study quick: Quick demo: batch size and acks on a 3-broker cluster
 	// cluster: embedded, 3 brokers, Kafka 4.4.0, heap 512m
-	// each scenario: fresh topic, warm-up 3s (discarded), measured window, cool-down 1s; 3 repeats
+	// each scenario: fresh topic, warm-up 2s (discarded), measured window, cool-down 1s; 3 repeats
 	//
 	// 4 scenarios:
 	//   #  id                    topic   load                                                                                           estimate
-	//   1  batch=1KiB,acks=1     3p x3r  1 producer, 1KiB records, for 5s, acks=1 batch.size=1024 buffer.memory=4194304 linger.ms=0     12s
-	//   2  batch=1KiB,acks=all   3p x3r  1 producer, 1KiB records, for 5s, acks=all batch.size=1024 buffer.memory=4194304 linger.ms=0   12s
-	//   3  batch=16KiB,acks=1    3p x3r  1 producer, 1KiB records, for 5s, acks=1 batch.size=16384 buffer.memory=4194304 linger.ms=0    12s
-	//   4  batch=16KiB,acks=all  3p x3r  1 producer, 1KiB records, for 5s, acks=all batch.size=16384 buffer.memory=4194304 linger.ms=0  12s
+	//   1  batch=1KiB,acks=1     3p x3r  1 producer, 1KiB records, for 5s, acks=1 batch.size=1024 buffer.memory=1048576 linger.ms=0     11s
+	//   2  batch=1KiB,acks=all   3p x3r  1 producer, 1KiB records, for 5s, acks=all batch.size=1024 buffer.memory=1048576 linger.ms=0   11s
+	//   3  batch=16KiB,acks=1    3p x3r  1 producer, 1KiB records, for 5s, acks=1 batch.size=16384 buffer.memory=1048576 linger.ms=0    11s
+	//   4  batch=16KiB,acks=all  3p x3r  1 producer, 1KiB records, for 5s, acks=all batch.size=16384 buffer.memory=1048576 linger.ms=0  11s
 	//
 	// hypotheses:
 	//   - mean(throughput(batch=16KiB)) > mean(throughput(batch=1KiB))
@@ -32,8 +32,8 @@ func ExamplePlan_Describe() {
 	//       right: mean per round of batch=1KiB,acks=all | batch=16KiB,acks=all
 	//
 	// notes:
-	//   - Three repeats of 5 s per scenario (after 3 s of warm-up) so the whole study, cluster start included, stays under three minutes; three repeats are the fewest with which a verdict can reach 95% confidence. Run dms-producer for longer, comparable figures.
-	//   - buffer.memory is 4 MiB instead of the Java default 32 MiB: one producer's pipeline (5 requests in flight per broker) needs far less, and a timed repeat ends by waiting for every buffered record, which a full 32 MiB buffer at acks=all would stretch by seconds per repeat. The latency of these unthrottled scenarios is mostly time in that buffer (buffer-bound).
+	//   - Three repeats of 5 s per scenario (after 2 s of warm-up, the cluster's JIT warmed before) so the whole study, cluster start included, stays under three minutes; three repeats are the fewest with which a verdict can reach 95% confidence. Run dms-producer for longer, comparable figures.
+	//   - buffer.memory is 1 MiB instead of the Java default 32 MiB: one producer's pipeline (5 requests in flight per broker, one batch of at most 16 KiB each here: 240 KiB) needs far less, and a timed repeat ends by waiting for every buffered record, which a full buffer stretches: at acks=all with 1 KiB batches a 4 MiB buffer drained for 15 s per repeat on a host where that scenario sent 272 records/s. The latency of these unthrottled scenarios is mostly time in that buffer (buffer-bound).
 	//
-	// estimated duration: 2m59s (12 scenario runs, cluster start and warm-up 35s)
+	// estimated duration: 2m47s (12 scenario runs, cluster start and warm-up 35s)
 }

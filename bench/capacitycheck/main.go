@@ -333,8 +333,8 @@ func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
 	return r, nil
 }
 
-// createTopic creates a search's topic with partitions partitions of one replica each.
-func createTopic(bootstrap, topic string, partitions int32) error {
+// withAdmin runs fn with an admin client of the cluster and 30 s to answer.
+func withAdmin(bootstrap string, fn func(context.Context, *kadm.Client) error) error {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
 	if err != nil {
 		return err
@@ -342,22 +342,29 @@ func createTopic(bootstrap, topic string, partitions int32) error {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := kadm.NewClient(cl).CreateTopic(ctx, partitions, 1, nil, topic); err != nil {
-		return fmt.Errorf("creating %s: %w", topic, err)
-	}
-	return nil
+	return fn(ctx, kadm.NewClient(cl))
+}
+
+// createTopic creates a search's topic with partitions partitions of one replica each.
+func createTopic(bootstrap, topic string, partitions int32) error {
+	return withAdmin(bootstrap, func(ctx context.Context, adm *kadm.Client) error {
+		if _, err := adm.CreateTopic(ctx, partitions, 1, nil, topic); err != nil {
+			return fmt.Errorf("creating %s: %w", topic, err)
+		}
+		return nil
+	})
 }
 
 // deleteTopics deletes the bench's own topics.
 func deleteTopics(bootstrap string, topics ...string) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
-	if err != nil {
-		return err
-	}
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	resps, err := kadm.NewClient(cl).DeleteTopics(ctx, topics...)
+	return withAdmin(bootstrap, func(ctx context.Context, adm *kadm.Client) error {
+		return deleteWith(ctx, adm, topics)
+	})
+}
+
+// deleteWith deletes topics, a topic already gone counting as deleted.
+func deleteWith(ctx context.Context, adm *kadm.Client, topics []string) error {
+	resps, err := adm.DeleteTopics(ctx, topics...)
 	if err != nil {
 		return fmt.Errorf("deleting %v: %w", topics, err)
 	}

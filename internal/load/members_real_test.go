@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"math"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,19 +23,9 @@ func TestRealMembershipEvents(t *testing.T) {
 	}
 	topic := "real-membership"
 	createTopic(t, topic, 6)
-	events, err := rebalance.ParseSchedule("stall@5s/2s, leave@12s, kill@19s, join@31s")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := schedule(t, "stall@5s/2s, leave@12s, kill@19s, join@31s")
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	wg.Add(1)
-	var prodErr error
-	go func() {
-		defer wg.Done()
-		_, prodErr = Produce(ctx, ProducerConfig{Bootstrap: testCluster.Bootstrap(), Topic: topic, Producers: 1,
-			RecordSize: 100, Rate: 1200, Duration: 52 * time.Second, TimestampHeader: true, Keys: KeysRandom}, nil)
-	}()
+	produced := produceBehind(ctx, testCluster.Bootstrap(), nil, topic, 1200, 52*time.Second)
 	res, err := Consume(ctx, ConsumerConfig{Bootstrap: testCluster.Bootstrap(), Topics: []string{topic}, Consumers: 3,
 		// The events count from 10 s in: the first group of a fresh cluster waits for
 		// __consumer_offsets, which takes seconds on a busy host, and the stall must fall in
@@ -44,8 +33,7 @@ func TestRealMembershipEvents(t *testing.T) {
 		Duration: 50 * time.Second, Timeout: 30 * time.Second, Events: events, EventsAfter: 10 * time.Second,
 		// The broker's smallest session timeout, so the kill is noticed within the run.
 		Properties: map[string]string{"session.timeout.ms": "6000", "heartbeat.interval.ms": "1000"}}, nil)
-	wg.Wait()
-	if err != nil || prodErr != nil {
+	if prodErr := produced(); err != nil || prodErr != nil {
 		t.Fatalf("consume: %v; produce: %v", err, prodErr)
 	}
 	log := res.Rebalance
@@ -120,19 +108,9 @@ func TestRealKillOverTLS(t *testing.T) {
 	}
 	topic := "real-kill-tls"
 	createTopic(t, topic, 4)
-	events, err := rebalance.ParseSchedule("kill@4s")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := schedule(t, "kill@4s")
 	ctx := context.Background()
-	var wg sync.WaitGroup
-	wg.Add(1)
-	var prodErr error
-	go func() {
-		defer wg.Done()
-		_, prodErr = Produce(ctx, ProducerConfig{Bootstrap: ep.Bootstrap, Topic: topic, Properties: ep.Properties,
-			Producers: 1, RecordSize: 100, Rate: 500, Duration: 24 * time.Second, TimestampHeader: true, Keys: KeysRandom}, nil)
-	}()
+	produced := produceBehind(ctx, ep.Bootstrap, ep.Properties, topic, 500, 24*time.Second)
 	props := map[string]string{"session.timeout.ms": "6000", "heartbeat.interval.ms": "1000"}
 	for k, v := range ep.Properties {
 		props[k] = v
@@ -140,8 +118,7 @@ func TestRealKillOverTLS(t *testing.T) {
 	res, err := Consume(ctx, ConsumerConfig{Bootstrap: ep.Bootstrap, Topics: []string{topic}, Consumers: 2,
 		Duration: 22 * time.Second, Timeout: 30 * time.Second, Events: events, EventsAfter: 8 * time.Second,
 		Properties: props}, nil)
-	wg.Wait()
-	if err != nil || prodErr != nil {
+	if prodErr := produced(); err != nil || prodErr != nil {
 		t.Fatalf("consume: %v; produce: %v", err, prodErr)
 	}
 	log := res.Rebalance
@@ -159,4 +136,25 @@ func TestRealKillOverTLS(t *testing.T) {
 	if *kill.StableS < 3 {
 		t.Errorf("stable %.1f s after the kill, before the 6 s session could time out: the member left instead of dying", *kill.StableS)
 	}
+}
+
+func schedule(t *testing.T, spec string) []rebalance.Scheduled {
+	t.Helper()
+	events, err := rebalance.ParseSchedule(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// produceBehind produces 100-byte records with timestamp headers to topic at rate for d in
+// the background, so a consume run has a backlog coming; the returned func waits for it.
+func produceBehind(ctx context.Context, bootstrap string, props map[string]string, topic string, rate float64, d time.Duration) func() error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := Produce(ctx, ProducerConfig{Bootstrap: bootstrap, Topic: topic, Properties: props, Producers: 1,
+			RecordSize: 100, Rate: rate, Duration: d, TimestampHeader: true, Keys: KeysRandom}, nil)
+		done <- err
+	}()
+	return func() error { return <-done }
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -28,13 +29,32 @@ func TestWarmCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	topics, err := kadm.NewClient(cl).ListTopics(context.Background())
+	// A deleted topic can stay in the brokers' metadata for a moment after the deletion
+	// was accepted: look until it is gone, for at most 30 s.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		left := warmupTopics(t, kadm.NewClient(cl))
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("warm-up topics %v left on the cluster", left)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+func warmupTopics(t *testing.T, adm *kadm.Client) []string {
+	t.Helper()
+	topics, err := adm.ListTopics(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	var left []string
 	for _, name := range topics.Names() {
 		if strings.Contains(name, "jit-warmup") {
-			t.Errorf("warm-up topic %s left on the cluster", name)
+			left = append(left, name)
 		}
 	}
+	return left
 }

@@ -314,21 +314,13 @@ func notDoneText(res *capacity.Result) string {
 func deleteSearchGroup(pcfg load.ProducerConfig, group string, errOut io.Writer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := func() error {
-		conn, err := kafka.Connect(pcfg.Bootstrap, pcfg.Properties)
-		if err != nil {
-			return err
-		}
-		admin, err := conn.NewAdmin("capacity-cleanup")
-		if err != nil {
-			return err
-		}
+	admin, err := kafka.OpenAdmin(pcfg.Bootstrap, pcfg.Properties, "capacity-cleanup")
+	if err == nil {
 		defer admin.Close()
 		owned := kafka.NewOwned(kafka.Prefix)
 		owned.ClaimGroup(group)
 		_, err = owned.DeleteGroup(ctx, admin, group)
-		return err
-	}()
+	}
 	if err != nil {
 		fmt.Fprintf(errOut, "kbench: kept consumer group %s on the cluster (%v); delete it with kafka-consumer-groups.sh --delete --group %s\n", group, err, group)
 	}

@@ -333,11 +333,7 @@ func newClusterFetchCommand() *cobra.Command {
 // measures first then meets a warm JIT, as a study's own clusters do.
 func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 	ep := c.Endpoints()[0]
-	conn, err := kafka.Connect(ep.Bootstrap, ep.Properties)
-	if err != nil {
-		return err
-	}
-	admin, err := conn.NewAdmin("warm-up")
+	admin, err := kafka.OpenAdmin(ep.Bootstrap, ep.Properties, "warm-up")
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,16 @@ func (c *Connection) NewClient(service string, opts ...kgo.Opt) (*kgo.Client, er
 	return cl, nil
 }
 
+// OpenAdmin connects with the connection settings of props (Connect) and opens an admin
+// service client; closing it closes the client.
+func OpenAdmin(bootstrap string, props map[string]string, service string) (*kadm.Client, error) {
+	conn, err := Connect(bootstrap, props)
+	if err != nil {
+		return nil, err
+	}
+	return conn.NewAdmin(service)
+}
+
 // NewAdmin opens a service client for admin requests; closing it closes the client.
 func (c *Connection) NewAdmin(service string, opts ...kgo.Opt) (*kadm.Client, error) {
 	cl, err := c.NewClient(service, opts...)

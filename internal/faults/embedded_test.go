@@ -98,8 +98,14 @@ func TestFaultsOnEmbeddedCluster(t *testing.T) {
 	}
 
 	t.Run("leader kill and restart", func(t *testing.T) {
-		leader := leaderOf(t, admin, topic)
+		// Under a busy host a metadata answer can lack the partition for a moment: wait
+		// for a leader that is one of the cluster's brokers.
+		leader := int32(-1)
+		waitFor(t, "a leader of "+topic, func() bool { leader = leaderOf(t, admin, topic); return pidOf(c, leader) > 0 })
 		oldPID := pidOf(c, leader)
+		if oldPID <= 0 {
+			t.Fatalf("no pid for leader %d", leader)
+		}
 		e := run(t, "leader-kill heal 1s", func(e Event) {
 			if e.Broker != leader {
 				t.Errorf("killed broker %d, the leader was %d", e.Broker, leader)
@@ -220,7 +226,11 @@ func leaderOf(t *testing.T, admin *kadm.Client, topic string) int32 {
 	if err != nil {
 		return -1
 	}
-	return md.Topics[topic].Partitions[0].Leader
+	pd, ok := md.Topics[topic].Partitions[0]
+	if !ok || pd.Err != nil {
+		return -1
+	}
+	return pd.Leader
 }
 
 // savedPIDs reads the broker PIDs from cluster.json, as `kbench cluster down` does.

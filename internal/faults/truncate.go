@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+
 	"github.com/kbench/kbench/internal/cluster"
 )
 
@@ -66,10 +68,30 @@ func (t *embedded) truncate(ctx context.Context, s Step) (inj Injection, err err
 	if err := t.waitOutOfISR(ctx, s.Partition, stale); err != nil {
 		return inj, err
 	}
+	// The stale replica misses what the partition acknowledges from here: the leader's
+	// high watermark. On a busy host the producers may still be waiting on requests sent
+	// before the ISR shrank, so when the lag ends with nothing written, it is extended (up
+	// to twice more) until something is: a truncation with nothing to truncate tests nothing.
+	from, fromErr := t.highWatermark(ctx, s.Partition)
+	lag, to := s.Lag, from
 	if err := sleep(ctx, s.Lag); err != nil {
 		return inj, err
 	}
-	step("out of the ISR, then %s of writes without it", s.Lag)
+	for fromErr == nil {
+		var err error
+		if to, err = t.highWatermark(ctx, s.Partition); err != nil || to > from || lag >= 3*s.Lag {
+			break
+		}
+		if err := sleep(ctx, time.Second); err != nil {
+			return inj, err
+		}
+		lag += time.Second
+	}
+	if fromErr == nil {
+		step("out of the ISR, then %s of writes without it (offsets %d to %d)", lag, from, to)
+	} else {
+		step("out of the ISR, then %s of writes without it", lag)
+	}
 	for _, id := range others {
 		step("SIGKILL replica %d (pid %d)", id, pidOf(t.c, id))
 		if err := t.killAndWait(ctx, id); err != nil {
@@ -160,4 +182,20 @@ func (t *embedded) restartDown(ctx context.Context, ids []int32) (string, error)
 		done = append(done, msg)
 	}
 	return strings.Join(done, ", "), nil
+}
+
+// highWatermark is partition p's high watermark as its leader answers it: the offset up to
+// which records are acknowledged.
+func (t *embedded) highWatermark(ctx context.Context, p int32) (int64, error) {
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	ends, err := kadm.NewClient(t.client).ListEndOffsets(rctx, t.topic)
+	if err != nil {
+		return 0, err
+	}
+	o, ok := ends.Lookup(t.topic, p)
+	if !ok || o.Err != nil {
+		return 0, fmt.Errorf("end offset of %s-%d: %v", t.topic, p, o.Err)
+	}
+	return o.Offset, nil
 }

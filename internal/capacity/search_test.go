@@ -17,8 +17,9 @@ import (
 // latency 10 s whatever its rate.
 type model struct {
 	c float64
-	// coldFirst, when set, is what the first unthrottled trial achieves (a cold start).
-	coldFirst float64
+	// unthrottled, when set, is what the first unthrottled trials achieve, one each (a cold
+	// start); later ones achieve c.
+	unthrottled []float64
 	base      time.Duration
 	noise     []float64
 	hiccup    map[int]bool
@@ -34,8 +35,10 @@ func (m *model) run(_ context.Context, rate float64, d time.Duration) (Outcome, 
 	m.calls = append(m.calls, call{rate, d})
 	n := len(m.calls)
 	achieved := m.c
-	if rate == 0 && n == 1 && m.coldFirst > 0 {
-		achieved = m.coldFirst
+	if rate == 0 {
+		if k := m.unthrottledTrials() - 1; k < len(m.unthrottled) {
+			achieved = m.unthrottled[k]
+		}
 	}
 	p99 := 10 * time.Second
 	if rate > 0 && rate < m.c {
@@ -70,6 +73,17 @@ func outcome(achieved float64, d, p50, p99 time.Duration) Outcome {
 	return Outcome{Achieved: achieved, Acked: acked, Bytes: 1024 * acked, Sent: acked, Latency: h}
 }
 
+// unthrottledTrials counts the unthrottled trials run so far, the current one included.
+func (m *model) unthrottledTrials() int {
+	n := 0
+	for _, c := range m.calls {
+		if c.rate == 0 {
+			n++
+		}
+	}
+	return n
+}
+
 func (m *model) rates() []float64 {
 	var r []float64
 	for _, c := range m.calls {
@@ -93,25 +107,25 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 1: unthrottled, achieves 50,000.                                        (bound, 5 s)
-	// 2: 0.9 * 50,000 = 45,000: 6/(1-0.9) = 60 ms fails.       coarse [-, 45000]
-	// 3: 22,500: 10.9 ms passes.                                [22500, 45000], ratio 2
-	// 4: sqrt(22500*45000) = 31820: 16.5 ms passes.                          ratio 1.414
-	// 5: sqrt(31820*45000) = 37840: 24.7 ms passes.                          ratio 1.189
-	// 6: sqrt(37840*45000) = 41265: 34.3 ms passes.  [41265, 45000] 1.0905 <= 1.05^2: done
-	// 7: the final goal has no trial yet: the bracket's ends, equally far from its middle,
+	// 1, 2: unthrottled, achieves 50,000 twice: not climbing.                (bound, 5 s)
+	// 3: 0.9 * 50,000 = 45,000: 6/(1-0.9) = 60 ms fails.       coarse [-, 45000]
+	// 4: 22,500: 10.9 ms passes.                                [22500, 45000], ratio 2
+	// 5: sqrt(22500*45000) = 31820: 16.5 ms passes.                          ratio 1.414
+	// 6: sqrt(31820*45000) = 37840: 24.7 ms passes.                          ratio 1.189
+	// 7: sqrt(37840*45000) = 41265: 34.3 ms passes.  [41265, 45000] 1.0905 <= 1.05^2: done
+	// 8: the final goal has no trial yet: the bracket's ends, equally far from its middle,
 	//    lower first: 41265 at 20 s passes, a lower bound.
-	// 8: 45000 at 20 s fails: one trial (20 s high-loss of the 40 s sum) is not yet more
+	// 9: 45000 at 20 s fails: one trial (20 s high-loss of the 40 s sum) is not yet more
 	//    than half, so it is undecided; it bounds the bisection provisionally.
-	// 9: sqrt(41265*45000) = 43092 at 20 s: 43.4 ms passes.    [43092, 45000] 1.0443
-	// 10: the bracket has narrowed to 45000: re-tested, it fails again: an upper bound.
-	// 11: 43092 confirmed: 60 s, passes.
-	want := []float64{0, 45000, 22500, 31820, 37840, 41265, 41265, 45000, 43092, 45000, 43092}
+	// 10: sqrt(41265*45000) = 43092 at 20 s: 43.4 ms passes.    [43092, 45000] 1.0443
+	// 11: the bracket has narrowed to 45000: re-tested, it fails again: an upper bound.
+	// 12: 43092 confirmed: 60 s, passes.
+	want := []float64{0, 0, 45000, 22500, 31820, 37840, 41265, 41265, 45000, 43092, 45000, 43092}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
-	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 20, 20, 20, 20, 60} // seconds
-	wantPhase := []Phase{PhaseBound, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse,
+	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 5, 20, 20, 20, 20, 60} // seconds
+	wantPhase := []Phase{PhaseBound, PhaseBound, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse,
 		PhaseFinal, PhaseFinal, PhaseFinal, PhaseFinal, PhaseConfirm}
 	for i, c := range m.calls {
 		if c.d != wantD[i]*time.Second || res.Trials[i].Phase != wantPhase[i] {
@@ -138,33 +152,68 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 		t.Errorf("conditional throughput %v, want %v", b.ConditionalThroughput, want)
 	}
 	// 60 ms in the model reads 60.0 from the histogram; 200 of 10,000 records are late: 2 %.
-	if tr := res.Trials[1]; tr.Pass[0] || tr.Reasons[0][0] != "p99 60.0 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
-		t.Errorf("trial 2 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
+	if tr := res.Trials[2]; tr.Pass[0] || tr.Reasons[0][0] != "p99 60.0 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
+		t.Errorf("trial 3 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
 	}
 }
 
-// TestSearchRecoversFromAColdBound: the first unthrottled trial reaches a fifth of what the
-// cluster carries (recorded: 8,629 records/s on a new topic where paced trials later held
-// 30,445). A paced trial that passes at that rate has it measured again, rather than the
-// search doubling its way up from there; and a rate that fails once bounds the bisection
-// at once rather than being tried again first (each step down from an overshoot would
-// otherwise cost two trials).
+// TestSearchOpensUntilTheBoundStopsClimbing: the unthrottled trials of a cluster warming
+// up, as recorded on a 3-broker embedded cluster (5 s each, in a row): the search measures
+// again while the rate climbs by more than 10 %, up to five, and bounds itself by the best.
+func TestSearchOpensUntilTheBoundStopsClimbing(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		unthrottled []float64
+		opening     int
+		max         float64
+	}{
+		// 28,180 > 1.1 x 17,270; 36,124 > 1.1 x 28,180; 59,577 > 1.1 x 36,124: a fifth,
+		// the last the opening runs.
+		{"recorded climb", []float64{17270, 28180, 36124, 59577, 53392}, 5, 59577},
+		// 52,000 is within 10 % of 50,000: the climb is over.
+		{"warm", []float64{50000, 52000}, 2, 52000},
+		// 20,000, then the cluster's 60,000 (climbing), 60,000 again: done at three.
+		{"one cold trial", []float64{20000}, 3, 60000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &model{c: 60000, base: 6 * time.Millisecond, unthrottled: tt.unthrottled}
+			res, err := Search(context.Background(), p99At50(), m.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opening := 0
+			for opening < len(res.Trials) && res.Trials[opening].Phase == PhaseBound {
+				opening++
+			}
+			if opening != tt.opening || res.Trials[opening].Offered != roundRate(0.9*tt.max) {
+				t.Errorf("opened with %d unthrottled trials, then %v records/s; want %d, then 0.9 x %v", opening, res.Trials[opening].Offered, tt.opening, tt.max)
+			}
+		})
+	}
+}
+
+// TestSearchRecoversFromAColdBound: the opening's unthrottled trials both reach a fifth of
+// what the cluster carries (recorded: 8,629 records/s on a new topic where paced trials
+// later held 30,445). A paced trial that passes at that rate has it measured again, rather
+// than the search doubling its way up from there; and a rate that fails once bounds the
+// bisection at once rather than being tried again first (each step down from an overshoot
+// would otherwise cost two trials).
 func TestSearchRecoversFromAColdBound(t *testing.T) {
-	m := &model{c: 50000, base: 6 * time.Millisecond, coldFirst: 10000}
+	m := &model{c: 50000, base: 6 * time.Millisecond, unthrottled: []float64{10000, 10000}}
 	res, err := Search(context.Background(), p99At50(), m.run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// p99 = 6/(1 - r/50000) ms; 50 ms at 44,000.
-	// 1: unthrottled: 10,000 (cold).                               (bound)
-	// 2-4: 9000, sqrt(9000*10000) = 9487, then 10000 itself: all pass (7.3-7.5 ms).
-	// 5: a paced trial passed at the unthrottled rate: measured again, 50,000.
-	// 6-8: bisect [10000, 50000]: 22361, 33437, 40888 pass (10.9, 18.1, 32.9 ms).
-	// 9: sqrt(40888*50000) = 45215 fails (62.7 ms); 10: 42997 passes (42.8 ms): coarse done.
-	// 11: 42997 at 20 s passes; 12: 45215 at 20 s fails once: undecided, the bisection's top.
-	// 13: sqrt(42997*45215) = 44092 fails (50.8 ms): the new top, 2.5 % above 42997;
-	// 14: 44092 again fails: an upper bound. 15: 42997 confirmed.
-	want := []float64{0, 9000, 9487, 10000, 0, 22361, 33437, 40888, 45215, 42997, 42997, 45215, 44092, 44092, 42997}
+	// 1, 2: unthrottled: 10,000 twice (cold, not climbing).          (bound)
+	// 3-5: 9000, sqrt(9000*10000) = 9487, then 10000 itself: all pass (7.3-7.5 ms).
+	// 6: a paced trial passed at the unthrottled rate: measured again, 50,000.
+	// 7-9: bisect [10000, 50000]: 22361, 33437, 40888 pass (10.9, 18.1, 32.9 ms).
+	// 10: sqrt(40888*50000) = 45215 fails (62.7 ms); 11: 42997 passes (42.8 ms): coarse done.
+	// 12: 42997 at 20 s passes; 13: 45215 at 20 s fails once: undecided, the bisection's top.
+	// 14: sqrt(42997*45215) = 44092 fails (50.8 ms): the new top, 2.5 % above 42997;
+	// 15: 44092 again fails: an upper bound. 16: 42997 confirmed.
+	want := []float64{0, 0, 9000, 9487, 10000, 0, 22361, 33437, 40888, 45215, 42997, 42997, 45215, 44092, 44092, 42997}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
@@ -179,20 +228,20 @@ func TestSearchRecoversFromAColdBound(t *testing.T) {
 // measured again). Far below 0.9 of the new bound, the search bisects towards it instead of
 // creeping up in small steps.
 func TestSearchBisectsTowardsAWarmBound(t *testing.T) {
-	m := &model{c: 50000, base: 6 * time.Millisecond, coldFirst: 10000, hiccup: map[int]bool{4: true}}
+	m := &model{c: 50000, base: 6 * time.Millisecond, unthrottled: []float64{10000, 10000}, hiccup: map[int]bool{5: true}}
 	res, err := Search(context.Background(), p99At50(), m.run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 1: 10,000 (cold). 2, 3: 9000 and 9487 pass; 4: 10000 stalls: the coarse bracket is
-	// [9487, 10000]. 5, 6: both pass at 20 s: a lower bound at the unthrottled rate, so
-	// 7 measures it again: 50,000, and 0.9 of it, 45,000, is 4.5x the lower end.
-	// 8: sqrt(10000*45000) = 21213 passes; 9: sqrt(21213*45000) = 30896 passes; 45000 is
+	// 1, 2: 10,000 twice (cold). 3, 4: 9000 and 9487 pass; 5: 10000 stalls: the coarse
+	// bracket is [9487, 10000]. 6, 7: both pass at 20 s: a lower bound at the unthrottled
+	// rate, so 8 measures it again: 50,000, and 0.9 of it, 45,000, is 4.5x the lower end.
+	// 9: sqrt(10000*45000) = 21213 passes; 10: sqrt(21213*45000) = 30896 passes; 45000 is
 	// now 1.46x away, under 1.5x: the expansion (four steps held in a row: 1.1025^8)
-	// reaches past it, so 10 tries 45000 itself: 60 ms fails once, the bisection's top.
-	// 11-13: 37287, 40962, 42934 pass (23.6, 33.2, 42.5 ms); 45000 is 4.8% above:
-	// 14 re-tests it, fails: an upper bound. 15 confirms 42934.
-	want := []float64{0, 9000, 9487, 10000, 9487, 10000, 0, 21213, 30896, 45000, 37287, 40962, 42934, 45000, 42934}
+	// reaches past it, so 11 tries 45000 itself: 60 ms fails once, the bisection's top.
+	// 12-14: 37287, 40962, 42934 pass (23.6, 33.2, 42.5 ms); 45000 is 4.8% above:
+	// 15 re-tests it, fails: an upper bound. 16 confirms 42934.
+	want := []float64{0, 0, 9000, 9487, 10000, 9487, 10000, 0, 21213, 30896, 45000, 37287, 40962, 42934, 45000, 42934}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
@@ -201,8 +250,8 @@ func TestSearchBisectsTowardsAWarmBound(t *testing.T) {
 	}
 }
 
-// byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 8th trial.
-var byHand = []float64{0, 45000, 22500, 31820, 37840, 41265, 41265, 45000}
+// byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 9th trial.
+var byHand = []float64{0, 0, 45000, 22500, 31820, 37840, 41265, 41265, 45000}
 
 func TestSearchHiccups(t *testing.T) {
 	tests := []struct {
@@ -213,20 +262,20 @@ func TestSearchHiccups(t *testing.T) {
 		upper   float64
 		note    string
 	}{
-		// Trial 9 (43092 at 20 s) hiccups: 20 s high-loss of the 40 s sum is neither more
+		// Trial 10 (43092 at 20 s) hiccups: 20 s high-loss of the 40 s sum is neither more
 		// than half (an upper bound) nor, with 20 s missing, surely within it: undecided,
-		// and the lowest failed rate. [41265, 43092] is within 5 %: 10 re-tests it and
-		// passes (20 s of each: a lower bound); 11 re-tests 45000 (fails: an upper bound);
-		// 12 confirms 43092.
-		{"undecided re-tested", []int{9}, []float64{43092, 43092, 45000, 43092}, 43092, 45000, ""},
-		// The confirmation (11) hiccups: a failed confirmation makes 43092 an upper bound;
-		// [41265, 43092] is 4.4 % wide and 41265 has a final pass: 12 confirms it.
-		{"one failed confirmation", []int{11}, []float64{43092, 45000, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
+		// and the lowest failed rate. [41265, 43092] is within 5 %: 11 re-tests it and
+		// passes (20 s of each: a lower bound); 12 re-tests 45000 (fails: an upper bound);
+		// 13 confirms 43092.
+		{"undecided re-tested", []int{10}, []float64{43092, 43092, 45000, 43092}, 43092, 45000, ""},
+		// The confirmation (12) hiccups: a failed confirmation makes 43092 an upper bound;
+		// [41265, 43092] is 4.4 % wide and 41265 has a final pass: 13 confirms it.
+		{"one failed confirmation", []int{12}, []float64{43092, 45000, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
 		// Both confirmations fail: 43092 and 41265 are upper bounds. Below 41265 only the
-		// coarse 37840 passed: 13 tries it at 20 s (passes); [37840, 41265] is 9 % wide, so
-		// 14 bisects at sqrt(37840 * 41265) = 39515 (passes, 4.4 % below 41265) and 15
+		// coarse 37840 passed: 14 tries it at 20 s (passes); [37840, 41265] is 9 % wide, so
+		// 15 bisects at sqrt(37840 * 41265) = 39515 (passes, 4.4 % below 41265) and 16
 		// confirms it.
-		{"two failed confirmations", []int{11, 12}, []float64{43092, 45000, 43092, 41265, 37840, 39515, 39515}, 39515, 41265, "confirmation failed at 41,265, 43,092 records/s"},
+		{"two failed confirmations", []int{12, 13}, []float64{43092, 45000, 43092, 41265, 37840, 39515, 39515}, 39515, 41265, "confirmation failed at 41,265, 43,092 records/s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -268,15 +317,15 @@ func TestSearchWithNoiseAndTwoSLOs(t *testing.T) {
 			t.Errorf("%s: bracket %v-%v (converged %v, confirmed %v: %s), want within 5%% around %v", b.SLO, b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note, knee)
 		}
 	}
-	// Two SLOs share the trials: one unthrottled trial bounds both.
-	if res.Trials[0].Phase != PhaseBound || res.Trials[1].Phase == PhaseBound {
-		t.Errorf("trials 1 and 2 are %s and %s, want one bound trial", res.Trials[0].Phase, res.Trials[1].Phase)
+	// Two SLOs share the trials: one opening (two unthrottled trials) bounds both.
+	if res.Trials[0].Phase != PhaseBound || res.Trials[1].Phase != PhaseBound || res.Trials[2].Phase == PhaseBound {
+		t.Errorf("trials 1 to 3 are %s, %s and %s, want two bound trials", res.Trials[0].Phase, res.Trials[1].Phase, res.Trials[2].Phase)
 	}
 }
 
 func TestSearchBudget(t *testing.T) {
-	// A budget of 60 s with a 2 s warm-up: the unthrottled 5 s trial (7 s) and the five
-	// coarse 5 s trials by hand (7 s each): 42 s. The first final trial (22 s) and the
+	// A budget of 60 s with a 2 s warm-up: the two unthrottled 5 s trials (7 s each) and the
+	// five coarse 5 s trials by hand (7 s each): 49 s. The first final trial (22 s) and the
 	// confirmation after it (62 s) do not fit: stop with the coarse bracket [41265, 45000],
 	// not converged, not confirmed, and the budget named.
 	m := &model{c: 50000, base: 6 * time.Millisecond}
@@ -287,10 +336,10 @@ func TestSearchBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := res.Brackets[0]
-	if len(res.Trials) != 6 || res.Spent != 42*time.Second || res.Done() || b.Converged || b.Confirmed {
-		t.Fatalf("%d trials in %v, converged %v confirmed %v: want 6 in 42s, neither", len(res.Trials), res.Spent, b.Converged, b.Confirmed)
+	if len(res.Trials) != 7 || res.Spent != 49*time.Second || res.Done() || b.Converged || b.Confirmed {
+		t.Fatalf("%d trials in %v, converged %v confirmed %v: want 7 in 49s, neither", len(res.Trials), res.Spent, b.Converged, b.Confirmed)
 	}
-	if b.Lower != 41265 || b.Upper != 45000 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 6 trials") ||
+	if b.Lower != 41265 || b.Upper != 45000 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 7 trials") ||
 		!strings.Contains(b.Note, "short trials only") || !strings.Contains(b.Note, "not confirmed") {
 		t.Errorf("bracket %v-%v, stopped %q, note %q: want a coarse bracket and why", b.Lower, b.Upper, res.Stopped, b.Note)
 	}
@@ -309,10 +358,10 @@ func TestSearchEdges(t *testing.T) {
 		// under MinShort), which the final goal leaves undecided.
 		{"nothing passes", &model{c: 1000, base: 5 * time.Millisecond}, SLO{99, time.Millisecond},
 			"upper end from short trials only; no rate passed p99 <= 1 ms; undecided at 1 records/s", 0},
-		// The budget holds the unthrottled trial and one rate (2+1 s warm-up each, 6 s): 900,
-		// 6/(1-0.9) = 60 ms, fails.
+		// The budget holds the two unthrottled trials and one rate (2+1 s warm-up each, 9 s):
+		// 900, 6/(1-0.9) = 60 ms, fails.
 		{"stopped", &model{c: 1000, base: 6 * time.Millisecond}, SLO{99, 50 * time.Millisecond},
-			"upper end from short trials only; no rate passed p99 <= 50 ms; undecided at 900 records/s", 7 * time.Second},
+			"upper end from short trials only; no rate passed p99 <= 50 ms; undecided at 900 records/s", 10 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -348,11 +348,36 @@ func withAdmin(bootstrap string, fn func(context.Context, *kadm.Client) error) e
 // createTopic creates a search's topic with partitions partitions of one replica each.
 func createTopic(bootstrap, topic string, partitions int32) error {
 	return withAdmin(bootstrap, func(ctx context.Context, adm *kadm.Client) error {
-		if _, err := adm.CreateTopic(ctx, partitions, 1, nil, topic); err != nil {
+		resp, err := adm.CreateTopic(ctx, partitions, 1, nil, topic)
+		if err == nil {
+			err = resp.Err
+		}
+		if err != nil {
 			return fmt.Errorf("creating %s: %w", topic, err)
 		}
-		return nil
+		// The controller has accepted the topic; the search must not start before every
+		// broker's metadata has it, or its first record creates a topic of one partition.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			md, err := adm.Metadata(ctx, topic)
+			if err == nil {
+				if td, ok := md.Topics[topic]; ok && td.Err == nil && len(td.Partitions) == int(partitions) && leadersKnown(td) {
+					return nil
+				}
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s: not in the metadata with %d partitions and their leaders 30 s after its creation", topic, partitions)
+			}
+		}
 	})
+}
+
+func leadersKnown(td kadm.TopicDetail) bool {
+	for _, p := range td.Partitions {
+		if p.Err != nil || p.Leader < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // deleteTopics deletes the bench's own topics.

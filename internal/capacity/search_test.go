@@ -20,10 +20,10 @@ type model struct {
 	// unthrottled, when set, is what the first unthrottled trials achieve, one each (a cold
 	// start); later ones achieve c.
 	unthrottled []float64
-	base      time.Duration
-	noise     []float64
-	hiccup    map[int]bool
-	calls     []call
+	base        time.Duration
+	noise       []float64
+	hiccup      map[int]bool
+	calls       []call
 }
 
 type call struct {

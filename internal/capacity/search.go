@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/kbench/kbench/internal/stats"
 )
 
 // search is the state of one Search: every trial, and per rate what each SLO's goals read
@@ -459,7 +461,8 @@ const (
 )
 
 // climbing says whether the opening should measure the unthrottled rate again: after the
-// first, always; then while the last climbed by more than openingClimb.
+// first, always; then while the last climbed by more than openingClimb (patience 1: a
+// later rule measures again if the opening stopped short).
 func (s *search) climbing() bool {
 	var rates []float64
 	for _, t := range s.trials {
@@ -467,11 +470,7 @@ func (s *search) climbing() bool {
 			rates = append(rates, t.Achieved)
 		}
 	}
-	if len(rates) < 2 {
-		return true
-	}
-	last := rates[len(rates)-1]
-	return last > (1+openingClimb)*slices.Max(rates[:len(rates)-1])
+	return stats.Warming(rates, openingClimb, 1)
 }
 
 // finalStarted says whether a full-length trial (final or confirmation) has run.

@@ -15,6 +15,7 @@ import (
 	"github.com/kbench/kbench/internal/flavor"
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/numfmt"
 )
 
 func newClusterCommand() *cobra.Command {
@@ -341,15 +342,28 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 	brokers := len(c.Brokers())
 	owned := kafka.NewOwned(kafka.Prefix)
 	topic := fmt.Sprintf("%sjit-warmup-%d", kafka.Prefix, time.Now().UnixNano())
-	fmt.Fprintf(log, "warming up the cluster's JIT for %s (unmeasured; --no-warmup skips it)\n", load.ClusterWarmup)
+	fmt.Fprintf(log, "warming up the cluster's JIT for %s, and on while its rate climbs, up to %s (unmeasured; --no-warmup skips it)\n",
+		load.ClusterWarmup, load.MaxClusterWarmup)
 	if err := owned.CreateTopic(ctx, admin, topic, int32(3*brokers), int16(min(3, brokers)), nil); err != nil {
 		return err
 	}
-	werr := load.WarmUp(ctx, ep.Bootstrap, ep.Properties, topic, load.ClusterWarmup)
+	warmed, werr := load.WarmUp(ctx, ep.Bootstrap, ep.Properties, topic, load.ClusterWarmup, load.MaxClusterWarmup)
+	if werr == nil {
+		fmt.Fprintf(log, "warm after %s: %s records/s in its 5 s slices\n", warmed.Took, slicesLine(warmed.Rates))
+	}
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if _, err := owned.DeleteTopic(dctx, admin, topic); err != nil && werr == nil {
 		werr = err
 	}
 	return werr
+}
+
+// slicesLine lists a warm-up's slice rates, whole records/s with thousands separators.
+func slicesLine(rates []float64) string {
+	parts := make([]string, len(rates))
+	for i, r := range rates {
+		parts[i] = numfmt.Whole(r)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -21,8 +21,23 @@ func TestWarmCluster(t *testing.T) {
 	if err := warmCluster(context.Background(), testCluster, &log); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), "warming up the cluster's JIT for 15s (unmeasured; --no-warmup skips it)") {
+	if !strings.Contains(log.String(), "warming up the cluster's JIT for 15s, and on while its rate climbs, up to 1m0s (unmeasured; --no-warmup skips it)") {
 		t.Errorf("log %q does not say it warms up", log.String())
+	}
+	// "warm after 25s: 17,270, 28,180, 36,124, 59,577, 53,392 records/s in its 5 s slices":
+	// one rate per 5 s slice, 3 to 12 of them.
+	var took time.Duration
+	var rates string
+	for line := range strings.SplitSeq(log.String(), "\n") {
+		if after, ok := strings.CutPrefix(line, "warm after "); ok {
+			d, rest, _ := strings.Cut(after, ": ")
+			took, _ = time.ParseDuration(d)
+			rates, _, _ = strings.Cut(rest, " records/s")
+		}
+	}
+	n := len(strings.Split(rates, ", "))
+	if rates == "" || took < 15*time.Second || took > time.Minute || time.Duration(n)*5*time.Second != took {
+		t.Errorf("log %q: want a warm-up of 15 s to 1 min with one rate per 5 s slice", log.String())
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {

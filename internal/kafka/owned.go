@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -44,6 +45,9 @@ func (o *Owned) mayCreate(name string) bool {
 	return strings.HasPrefix(name, Prefix) && strings.HasPrefix(name, o.prefix)
 }
 
+// createAnswerTimeout bounds the wait for a create request's answer once it was sent.
+const createAnswerTimeout = 15 * time.Second
+
 // CreateTopic creates topic name, claiming it first. A topic that already exists is an
 // error and stays someone else's; any other failure keeps the claim, since the cluster
 // may hold the topic now.
@@ -64,12 +68,23 @@ func (o *Owned) CreateTopic(ctx context.Context, admin *kadm.Client, name string
 		}
 		cfg[k] = &nv
 	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("create topic %s: %w", name, err)
+	}
 	o.mu.Lock()
 	o.topics[name] = true
 	o.mu.Unlock()
-	resp, err := admin.CreateTopic(ctx, partitions, replicas, cfg, name)
+	// A request sent is not abandoned when ctx ends: the controller may still create the
+	// topic after cleanup looked for it and found none, so the answer decides (the run's
+	// interruption waits for it, bounded by createAnswerTimeout).
+	answerCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createAnswerTimeout)
+	defer cancel()
+	resp, err := admin.CreateTopic(answerCtx, partitions, replicas, cfg, name)
 	if err == nil {
 		err = resp.Err
+	}
+	if err == nil && ctx.Err() != nil {
+		return fmt.Errorf("create topic %s: %w", name, ctx.Err())
 	}
 	if errors.Is(err, kerr.TopicAlreadyExists) {
 		o.forget(name)

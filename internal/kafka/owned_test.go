@@ -2,11 +2,13 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestOwned walks the rule on a fake cluster: create under the prefix only, never take
@@ -74,17 +76,32 @@ func TestOwned(t *testing.T) {
 		t.Errorf("topics left = %v, want only kbench-run-theirs", got)
 	}
 
-	// A create whose request never got an answer keeps its claim: cleanup must try it.
+	// A create on a context already ended sends nothing and claims nothing.
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := owned.CreateTopic(cancelled, admin, "kbench-run-maybe", 1, 1, nil); err == nil {
+	if err := owned.CreateTopic(cancelled, admin, "kbench-run-never", 1, 1, nil); err == nil {
 		t.Fatal("create on a cancelled context succeeded")
 	}
-	if !owned.Owns("kbench-run-maybe") {
-		t.Error("a create with an unknown outcome gave up its claim")
+	if owned.Owns("kbench-run-never") {
+		t.Error("a create that sent nothing claimed the topic")
 	}
-	if existed, err := owned.DeleteTopic(ctx, admin, "kbench-run-maybe"); existed || err != nil {
-		t.Errorf("DeleteTopic(never created) = %v, %v; want false, nil", existed, err)
+
+	// Interrupted while its request is on the way: the broker creates the topic anyway, so
+	// the create waits for the answer, reports the interruption and keeps the claim for
+	// cleanup, which finds the topic and deletes it.
+	interrupted, interrupt := context.WithCancel(ctx)
+	c.ControlKey(kmsg.CreateTopics.Int16(), func(kmsg.Request) (kmsg.Response, error, bool) {
+		interrupt()
+		return nil, nil, false
+	})
+	if err := owned.CreateTopic(interrupted, admin, "kbench-run-late", 1, 1, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("create interrupted in flight = %v, want context.Canceled", err)
+	}
+	if !owned.Owns("kbench-run-late") {
+		t.Error("a create interrupted in flight gave up its claim")
+	}
+	if existed, err := owned.DeleteTopic(ctx, admin, "kbench-run-late"); !existed || err != nil {
+		t.Errorf("DeleteTopic(created in flight) = %v, %v; want true, nil", existed, err)
 	}
 	if len(owned.Topics()) != 0 {
 		t.Errorf("claims left: %v", owned.Topics())

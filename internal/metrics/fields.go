@@ -46,11 +46,14 @@ const (
 	FieldLeaderCount             = "leader_count"
 	FieldPartitionCount          = "partition_count"
 	FieldLogFlushesSec           = "log_flushes_per_sec"
-	FieldLogFlushTimeMean        = "log_flush_time_ms_mean"
-	FieldLogFlushTimeP99         = "log_flush_time_ms_p99"
-	FieldGCTimeMsSec             = "gc_time_ms_per_sec"
-	FieldGCCollectionsSec        = "gc_collections_per_sec"
-	FieldJVMCPUCores             = "jvm_cpu_cores"
+	// The group coordinator's rebalances per second (group-coordinator-metrics, Kafka 4.x;
+	// classic groups: completed rebalances; consumer protocol: group epoch bumps).
+	FieldGroupRebalancesSec = "group_rebalances_per_sec"
+	FieldLogFlushTimeMean   = "log_flush_time_ms_mean"
+	FieldLogFlushTimeP99    = "log_flush_time_ms_p99"
+	FieldGCTimeMsSec        = "gc_time_ms_per_sec"
+	FieldGCCollectionsSec   = "gc_collections_per_sec"
+	FieldJVMCPUCores        = "jvm_cpu_cores"
 )
 
 // Host fields, from /proc of the machine the sampler runs on.
@@ -123,6 +126,7 @@ var Fields = []FieldInfo{
 	{FieldIsrExpandsSec, "broker", "1/s", "prometheus", "IsrExpandsPerSec: followers added back to an ISR."},
 	{FieldLeaderCount, "broker", "", "prometheus", "Partitions this broker leads."},
 	{FieldPartitionCount, "broker", "", "prometheus", "Partition replicas on this broker."},
+	{FieldGroupRebalancesSec, "broker", "1/s", "prometheus", "Rebalances of the groups this broker coordinates (classic: completed; consumer protocol: group epoch bumps)."},
 	{FieldLogFlushesSec, "broker", "1/s", "prometheus", "LogFlushRateAndTimeMs count: log flushes (fsync) per second."},
 	{FieldLogFlushTimeMean, "broker", "ms", "prometheus", "Mean log flush time over the interval."},
 	{FieldLogFlushTimeP99, "broker", "ms", "prometheus", "Log flush time p99 (Kafka's decaying reservoir)."},

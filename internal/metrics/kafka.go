@@ -27,6 +27,7 @@ var kafkaRates = []promRate{
 	{FieldGCTimeMsSec, "jvm_gc_collection_seconds_sum", 1000},
 	{FieldGCCollectionsSec, "jvm_gc_collection_seconds_count", 1},
 	{FieldJVMCPUCores, "process_cpu_seconds_total", 1},
+	{FieldGroupRebalancesSec, "kafka_group_coordinator_rebalances_total", 1},
 }
 
 // promGauge is a field that is the latest value of a gauge, times scale.

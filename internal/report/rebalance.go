@@ -24,6 +24,9 @@ type RebalanceRow struct {
 	P99AfterMs  Stat `json:"e2e_p99_after_ms"`
 	// Skipped counts repeats in which the event found no member to act on.
 	Skipped int `json:"skipped,omitempty"`
+	// CoordinatorRebalances is the brokers' own view over the event's span: the rebalances
+	// their group coordinators counted (results.CoordinatorSpan); N 0 without the metric.
+	CoordinatorRebalances Stat `json:"coordinator_rebalances"`
 }
 
 // rebalanceRows lists every scenario's events, in scenario and schedule order.
@@ -31,7 +34,7 @@ func rebalanceRows(rd *results.RunDir) []RebalanceRow {
 	var out []RebalanceRow
 	for _, sc := range rd.Run.Scenarios {
 		var rows []RebalanceRow
-		values := map[int]*[5][]float64{}
+		values := map[int]*[6][]float64{}
 		for _, rep := range rd.Repeats[sc.ID] {
 			rb := rep.Rebalance
 			if rb == nil || !rep.Validity.Valid {
@@ -40,13 +43,16 @@ func rebalanceRows(rd *results.RunDir) []RebalanceRow {
 			for i, f := range rb.Events {
 				if i == len(rows) {
 					rows = append(rows, RebalanceRow{ID: sc.ID, Protocol: rb.Protocol, Event: f.Event})
-					values[i] = &[5][]float64{}
+					values[i] = &[6][]float64{}
 				}
 				if f.Skipped != "" {
 					rows[i].Skipped++
 					continue
 				}
 				v := values[i]
+				if i < len(rb.Coordinator) && rb.Coordinator[i].Rebalances != nil {
+					v[5] = append(v[5], *rb.Coordinator[i].Rebalances)
+				}
 				if f.StableS == nil {
 					rows[i].NeverStable++
 				} else {
@@ -66,6 +72,7 @@ func rebalanceRows(rd *results.RunDir) []RebalanceRow {
 			v := values[i]
 			rows[i].StableS, rows[i].PauseS, rows[i].Redelivered = statOf(v[0]), statOf(v[1]), statOf(v[2])
 			rows[i].P99BeforeMs, rows[i].P99AfterMs = statOf(v[3]), statOf(v[4])
+			rows[i].CoordinatorRebalances = statOf(v[5])
 		}
 		out = append(out, rows...)
 	}
@@ -79,13 +86,25 @@ const rebalanceIntro = "Consumers joined, left (gracefully), were killed (their 
 	"(from the members' assignment callbacks; \"never\" when the group was not stable before the next event), the longest " +
 	"pause of any partition with a record waiting (between two deliveries of new records, from the later of the earlier " +
 	"delivery and the production of the first record delivered next), the records delivered a second time, and the " +
-	"end-to-end p99 of the records consumed in the 5 s before the event and the 5 s after it. Medians over the valid " +
-	"repeats, with their spread; every figure can be computed again from the scenario's rebalance-<n>.json.gz logs."
+	"end-to-end p99 of the records consumed in the 5 s before the event and the 5 s after it. Where the brokers' metrics " +
+	"have the group coordinator's (Kafka 4.x), the brokers' own view of the same span beside it: the rebalances their " +
+	"coordinators counted (classic groups: completed rebalances; consumer protocol: group epoch bumps; every group on " +
+	"the cluster counts). Medians over the valid " +
+	"repeats, with their spread; the client figures can be computed again from the scenario's rebalance-<n>.json.gz " +
+	"logs, the coordinator figures from the repeat's broker rows."
 
 // rebalanceTable is the rebalance section's table.
 func rebalanceTable(m *Model) textTable {
 	t := textTable{Head: []string{"Scenario", "protocol", "event", "time to stable s", "longest pause s", "re-delivered", "e2e p99 before ms", "e2e p99 after ms"},
 		Numeric: []bool{false, false, false, true, true, true, true, true}}
+	coordinator := false
+	for _, r := range m.Rebalances {
+		coordinator = coordinator || r.CoordinatorRebalances.N > 0
+	}
+	if coordinator {
+		t.Head = append(t.Head, "coordinator rebalances")
+		t.Numeric = append(t.Numeric, true)
+	}
 	for _, r := range m.Rebalances {
 		stable := statText(r.StableS)
 		if r.NeverStable > 0 {
@@ -95,8 +114,12 @@ func rebalanceTable(m *Model) textTable {
 		if r.Skipped > 0 {
 			event += fmt.Sprintf(" (no member to act on in %d)", r.Skipped)
 		}
-		t.Rows = append(t.Rows, []string{r.ID, r.Protocol, event, stable, statText(r.PauseS), statText(r.Redelivered),
-			statText(r.P99BeforeMs), statText(r.P99AfterMs)})
+		row := []string{r.ID, r.Protocol, event, stable, statText(r.PauseS), statText(r.Redelivered),
+			statText(r.P99BeforeMs), statText(r.P99AfterMs)}
+		if coordinator {
+			row = append(row, statText(r.CoordinatorRebalances))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

@@ -64,3 +64,33 @@ func TestRebalanceRows(t *testing.T) {
 		}
 	}
 }
+
+// The coordinators' view sits beside the client figures when the broker rows had it: the
+// median over the repeats that have it, read off by hand, and no column when none has.
+func TestRebalanceCoordinatorColumn(t *testing.T) {
+	rep := func(spans ...results.CoordinatorSpan) results.Repeat {
+		return results.Repeat{Validity: results.Validity{Valid: true}, Rebalance: &results.Rebalance{Protocol: "consumer",
+			Events:      []rebalance.Figures{{Event: "join@8s", Kind: rebalance.Join, StableS: secondsPtr(1), PauseS: 0.2}},
+			Coordinator: spans}}
+	}
+	rd := &results.RunDir{
+		Run: results.Run{Scenarios: []results.Scenario{{ID: "protocol=consumer"}}},
+		Repeats: map[string][]results.Repeat{"protocol=consumer": {
+			rep(results.CoordinatorSpan{Rebalances: secondsPtr(2)}),
+			rep(results.CoordinatorSpan{Rebalances: secondsPtr(4)}),
+			rep(), // no broker rows: does not count
+		}},
+	}
+	rows := rebalanceRows(rd)
+	if got := rows[0].CoordinatorRebalances; got != (Stat{N: 2, Median: 3, Min: 2, Max: 4}) {
+		t.Errorf("coordinator rebalances %+v", got)
+	}
+	table := rebalanceTable(&Model{Rebalances: rows})
+	if n := len(table.Head); n != 9 || table.Head[8] != "coordinator rebalances" || table.Rows[0][8] != "3.00 ±33%" {
+		t.Errorf("head %v, row %v: want the coordinator column reading 3.00 ±33%%", table.Head, table.Rows[0])
+	}
+	rows[0].CoordinatorRebalances = Stat{}
+	if table := rebalanceTable(&Model{Rebalances: rows}); len(table.Head) != 8 {
+		t.Errorf("head %v: want no coordinator column without the metric", table.Head)
+	}
+}

@@ -28,13 +28,27 @@ type Rebalance struct {
 	Records   int                 `json:"records"`
 	Truncated bool                `json:"truncated,omitempty"`
 	Events    []rebalance.Figures `json:"events"`
+	// Coordinator is, event by event (same order as Events), what the brokers' group
+	// coordinators reported over the event's span, from the repeat's broker rows; absent
+	// when no broker was sampled.
+	Coordinator []CoordinatorSpan `json:"coordinator,omitempty"`
 }
 
-// NewRebalance computes a repeat's figures from its log.
-func NewRebalance(log *rebalance.Log, protocol string, warmup float64) *Rebalance {
-	return &Rebalance{Protocol: protocol, Partitions: log.Partitions, WindowSeconds: rebalance.DefaultWindow.Seconds(),
+// NewRebalance computes a repeat's figures from its log and, when the repeat has broker
+// rows, the coordinators' view of each event from them; rowsOrigin is the rows' T origin in
+// seconds after the measured window's start, interval the sampling interval.
+func NewRebalance(log *rebalance.Log, protocol string, warmup float64, rows []SeriesRow, rowsOrigin, interval float64) *Rebalance {
+	rb := &Rebalance{Protocol: protocol, Partitions: log.Partitions, WindowSeconds: rebalance.DefaultWindow.Seconds(),
 		WarmupSeconds: warmup, Records: log.Records.Len(), Truncated: log.Truncated,
 		Events: rebalance.Analyze(*log, rebalance.DefaultWindow)}
+	if len(rows) > 0 && len(rb.Events) > 0 {
+		starts := make([]float64, len(rb.Events))
+		for i, f := range rb.Events {
+			starts[i] = f.AtS - warmup - rowsOrigin
+		}
+		rb.Coordinator = CoordinatorSpans(rows, starts, interval)
+	}
+	return rb
 }
 
 // RebalanceLogPath returns the path of the membership-event log of repeat n of scenario id:

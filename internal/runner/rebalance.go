@@ -21,6 +21,7 @@ func (r *runner) recordRebalance(rep *results.Repeat, sc study.Scenario, m *meas
 	if err := results.WriteRebalanceLog(r.dir, rep.Scenario, rep.Repeat, log); err != nil {
 		return err
 	}
-	rep.Rebalance = results.NewRebalance(log, settings.GroupProtocol(m.cons.Settings), r.plan.Warmup.Seconds())
+	rep.Rebalance = results.NewRebalance(log, settings.GroupProtocol(m.cons.Settings), r.plan.Warmup.Seconds(),
+		rep.Brokers, m.brokerStart().Sub(m.window.start).Seconds(), sampleInterval.Seconds())
 	return nil
 }

@@ -47,7 +47,8 @@ const (
 	FieldPartitionCount          = "partition_count"
 	FieldLogFlushesSec           = "log_flushes_per_sec"
 	// The group coordinator's rebalances per second (group-coordinator-metrics, Kafka 4.x;
-	// classic groups: completed rebalances; consumer protocol: group epoch bumps).
+	// classic groups: completed rebalances; consumer protocol: epoch bumps from members'
+	// heartbeats, not those from a member leaving or being fenced).
 	FieldGroupRebalancesSec = "group_rebalances_per_sec"
 	FieldLogFlushTimeMean   = "log_flush_time_ms_mean"
 	FieldLogFlushTimeP99    = "log_flush_time_ms_p99"
@@ -126,7 +127,7 @@ var Fields = []FieldInfo{
 	{FieldIsrExpandsSec, "broker", "1/s", "prometheus", "IsrExpandsPerSec: followers added back to an ISR."},
 	{FieldLeaderCount, "broker", "", "prometheus", "Partitions this broker leads."},
 	{FieldPartitionCount, "broker", "", "prometheus", "Partition replicas on this broker."},
-	{FieldGroupRebalancesSec, "broker", "1/s", "prometheus", "Rebalances of the groups this broker coordinates (classic: completed; consumer protocol: group epoch bumps)."},
+	{FieldGroupRebalancesSec, "broker", "1/s", "prometheus", "Rebalances of the groups this broker coordinates (classic: completed; consumer protocol: epoch bumps from members' heartbeats)."},
 	{FieldLogFlushesSec, "broker", "1/s", "prometheus", "LogFlushRateAndTimeMs count: log flushes (fsync) per second."},
 	{FieldLogFlushTimeMean, "broker", "ms", "prometheus", "Mean log flush time over the interval."},
 	{FieldLogFlushTimeP99, "broker", "ms", "prometheus", "Log flush time p99 (Kafka's decaying reservoir)."},

@@ -88,8 +88,9 @@ const rebalanceIntro = "Consumers joined, left (gracefully), were killed (their 
 	"delivery and the production of the first record delivered next), the records delivered a second time, and the " +
 	"end-to-end p99 of the records consumed in the 5 s before the event and the 5 s after it. Where the brokers' metrics " +
 	"have the group coordinator's (Kafka 4.x), the brokers' own view of the same span beside it: the rebalances their " +
-	"coordinators counted (classic groups: completed rebalances; consumer protocol: group epoch bumps; every group on " +
-	"the cluster counts). Medians over the valid " +
+	"coordinators counted (classic groups: completed rebalances; consumer protocol: epoch bumps from members' " +
+	"heartbeats, so a join counts and, on Kafka 4.4.0, a leave or a kill does not; every group on the cluster counts). " +
+	"Medians over the valid " +
 	"repeats, with their spread; the client figures can be computed again from the scenario's rebalance-<n>.json.gz " +
 	"logs, the coordinator figures from the repeat's broker rows."
 

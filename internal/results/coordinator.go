@@ -12,16 +12,18 @@ import (
 // groups, theirs too.
 type CoordinatorSpan struct {
 	// Rebalances is the rebalances the coordinators counted in the span (classic groups:
-	// completed rebalances; consumer-protocol groups: group epoch bumps): each row's rate
-	// times its interval's overlap with the span, summed over the brokers. Nil when no row
-	// of the span had the field (Kafka before 4.0, or an endpoint without kbench's exporter
-	// rules).
+	// completed rebalances; consumer-protocol groups: epoch bumps from members' heartbeats,
+	// which on Kafka 4.4.0 leaves a leave or a fencing uncounted), summed over the brokers.
+	// A rebalance counts in the span of the sample that first saw it (each row's rate times
+	// the interval, rounded: a whole count), so its time is known to the sampling interval.
+	// Nil when no row of the span had the field (Kafka before 4.0, or an endpoint without
+	// kbench's exporter rules).
 	Rebalances *float64 `json:"coordinator_rebalances,omitempty"`
 }
 
 // CoordinatorSpans returns one CoordinatorSpan per event start (seconds on the rows' time
-// axis, ascending): each span runs to the next start, the last to the last row. A row covers
-// the interval seconds ending at its T.
+// axis, ascending): each span runs to the next start, the last to the last row; a row belongs
+// to the span holding its T.
 func CoordinatorSpans(rows []SeriesRow, starts []float64, interval float64) []CoordinatorSpan {
 	out := make([]CoordinatorSpan, len(starts))
 	end := math.Inf(-1)
@@ -34,15 +36,14 @@ func CoordinatorSpans(rows []SeriesRow, starts []float64, interval float64) []Co
 			to = starts[i+1]
 		}
 		for _, r := range rows {
-			overlap := math.Min(r.T, to) - math.Max(r.T-interval, from)
 			v, ok := r.Fields[metrics.FieldGroupRebalancesSec]
-			if r.Broker == HostSeries || overlap <= 0 || !ok {
+			if r.Broker == HostSeries || !ok || r.T <= from || r.T > to {
 				continue
 			}
 			if out[i].Rebalances == nil {
 				out[i].Rebalances = new(float64)
 			}
-			*out[i].Rebalances += v * overlap
+			*out[i].Rebalances += math.Round(v * interval)
 		}
 	}
 	return out

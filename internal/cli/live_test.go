@@ -25,7 +25,6 @@ import (
 	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/results"
-	"github.com/kbench/kbench/internal/verify"
 )
 
 // prometheusBinary is Debian's prometheus package's server.
@@ -274,12 +273,8 @@ func TestLastFiguresOfEachVerb(t *testing.T) {
 			"--partitions", "3", "--producers", "2", "--throughput", "400", "--duration", "1s", "--run-dir", runDir},
 			match: map[string]string{"outcome": "acknowledged"},
 			want: func(t *testing.T, _ string) map[string]float64 {
-				b, err := os.ReadFile(filepath.Join(runDir, verify.ResultFile))
+				res, err := results.ReadVerify(runDir)
 				if err != nil {
-					t.Fatal(err)
-				}
-				var res verify.Result
-				if err := json.Unmarshal(b, &res); err != nil {
 					t.Fatal(err)
 				}
 				return map[string]float64{"kbench_verify_records_total": float64(res.Totals.Acked)}

@@ -21,6 +21,7 @@ import (
 	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/observe"
+	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/target"
 	"github.com/kbench/kbench/internal/verify"
 )
@@ -246,11 +247,11 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 	res, err := verify.Run(ctx, cfg)
 	if res != nil && res.Totals.Sent > 0 {
 		res.Cluster = t.Kind
-		if werr := verify.WriteResult(dir, res); werr != nil {
+		if werr := results.WriteVerify(dir, res.Record()); werr != nil {
 			fmt.Fprintf(stderr, "%v\n", werr)
 		} else {
 			fmt.Fprintf(stderr, "run directory: %s\n", dir)
-			report = filepath.Join(dir, verify.ResultFile)
+			report = filepath.Join(dir, results.VerifyFile)
 		}
 		outcomes := map[string]int64{"sent": res.Totals.Sent, "acknowledged": res.Totals.Acked, "failed": res.Totals.Failed,
 			"unsent": res.Totals.Unsent, "read": res.Read.Records, "lost": res.Counts.Lost, "duplicated": res.Counts.Duplicated,
@@ -269,12 +270,12 @@ func runVerify(ctx context.Context, stdout, stderr io.Writer, f *verifyFlags, cf
 	return printVerdict(stdout, stderr, f.jsonOut, res)
 }
 
-// printVerdict prints the result (as JSON with --json, the two lines otherwise) and turns
-// anomalies into exit code 4.
+// printVerdict prints the result (with --json as verify.json holds it, the two lines
+// otherwise) and turns anomalies into exitAnomalies.
 func printVerdict(stdout, stderr io.Writer, jsonOut bool, res *verify.Result) error {
 	lines := stdout
 	if jsonOut {
-		b, err := json.MarshalIndent(res, "", "  ")
+		b, err := json.MarshalIndent(res.Record(), "", "  ")
 		if err != nil {
 			return fmt.Errorf("unable to encode the result: %w", err)
 		}

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +16,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/numfmt"
+	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/verify"
 )
 
@@ -140,16 +142,37 @@ func TestVerifyFake(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[1], "lost 0, duplicated 0, reordered 0, inconsistent 0, unexpected 0 (of ") {
 		t.Fatalf("stdout %q", stdout)
 	}
-	b, err := os.ReadFile(filepath.Join(runDir, verify.ResultFile))
+	res, err := results.ReadVerify(runDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res verify.Result
-	if err := json.Unmarshal(b, &res); err != nil {
+	acked := " (of " + numfmt.Digits(strconv.FormatInt(res.Totals.Acked, 10)) + " acknowledged)"
+	if res.Counts.Anomalies() != 0 || !strings.HasSuffix(lines[1], acked) || res.Totals.Acked == 0 || res.Read.Records != res.Totals.Acked {
+		t.Errorf("verify.json counts %+v acked %d read %d; printed %q", res.Counts, res.Totals.Acked, res.Read.Records, lines[1])
+	}
+}
+
+// TestVerifyJSONIsTheFile: --json prints verify.json's bytes.
+func TestVerifyJSONIsTheFile(t *testing.T) {
+	res := &verify.Result{Run: 3, Topic: "kbench-verify-t", Totals: verify.Totals{Sent: 10, Acked: 10},
+		Rows: []verify.Row{{At: 1, Seconds: 1, Acked: 10, P50Ms: 1.5, P99Ms: 2}}}
+	dir := t.TempDir()
+	if err := results.WriteVerify(dir, res.Record()); err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict() != lines[1] || res.Totals.Acked == 0 || res.Read.Records != res.Totals.Acked {
-		t.Errorf("verify.json verdict %q acked %d read %d; printed %q", res.Verdict(), res.Totals.Acked, res.Read.Records, lines[1])
+	file, err := os.ReadFile(filepath.Join(dir, results.VerifyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	if err := printVerdict(&out, &errOut, true, res); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(file) {
+		t.Errorf("--json printed\n%s\nverify.json holds\n%s", out.String(), file)
+	}
+	if !strings.Contains(errOut.String(), "lost 0,") {
+		t.Errorf("stderr %q, want the verdict", errOut.String())
 	}
 }
 

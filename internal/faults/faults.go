@@ -49,25 +49,25 @@ import (
 // Event is one fault as it happened.
 type Event struct {
 	// Step is the fault's index in the plan.
-	Step int `json:"step"`
+	Step int
 	// Kind is the plan's name for it: "leader-kill", "pause", "cut".
-	Kind string `json:"kind"`
+	Kind string
 	// Broker is the node id hit, Partition the partition whose leader or follower it was
 	// (-1 for a controller fault).
-	Broker    int32 `json:"broker"`
-	Partition int32 `json:"partition"`
+	Broker    int32
+	Partition int32
 	// Detail says what was done: "SIGKILL broker 2 (pid 4242), leader of t-0".
-	Detail string `json:"detail"`
+	Detail string
 	// At is when the fault began, Applied when it had taken effect (the process gone
 	// after SIGKILL or a SIGTERM's controlled shutdown, stopped, cut).
-	At      time.Time `json:"at"`
-	Applied time.Time `json:"applied"`
+	At      time.Time
+	Applied time.Time
 	// HealAt is when its heal began, HealedAt when it was done (a restarted broker back
 	// in the cluster's metadata, SIGCONT sent, the proxies reopened); zero while not healed.
-	HealAt   time.Time `json:"heal_at,omitzero"`
-	HealedAt time.Time `json:"healed_at,omitzero"`
+	HealAt   time.Time
+	HealedAt time.Time
 	// HealDetail says how it was healed: "restarted broker 2 (pid 4300)".
-	HealDetail string `json:"heal_detail,omitempty"`
+	HealDetail string
 }
 
 // Target is where faults are applied: the embedded cluster or an external one through the

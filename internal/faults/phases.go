@@ -24,11 +24,11 @@ const (
 
 // Phase is a time range of the run.
 type Phase struct {
-	Name  string    `json:"name"`
-	Start time.Time `json:"start"`
-	End   time.Time `json:"end"`
+	Name  string
+	Start time.Time
+	End   time.Time
 	// Fault is the index in the events of the fault the phase belongs to, -1 for steady.
-	Fault int `json:"fault"`
+	Fault int
 }
 
 // Phases cuts [start, end) into phases from the events (as Run returns them; faults do not

@@ -47,18 +47,18 @@ const DefaultHeal = 5 * time.Second
 type Step struct {
 	// At is when the fault is due, from the start of Run. A step starts no earlier than At
 	// and no earlier than the previous step's heal has finished.
-	At     time.Duration `json:"at"`
-	Action Action        `json:"action"`
-	Role   Role          `json:"role"`
+	At     time.Duration
+	Action Action
+	Role   Role
 	// Partition is the partition whose leader or follower is hit (unused for controller).
-	Partition int32 `json:"partition"`
+	Partition int32
 	// Hold is how long the fault lasts before it is healed: a kill's time down, a pause's
 	// or a cut's length, a truncate's time from the stale follower's restart to the
 	// others'.
-	Hold time.Duration `json:"hold"`
+	Hold time.Duration
 	// Lag is how long a truncate's follower is out of the ISR while the partition takes
 	// writes (it leaves the ISR once fenced, broker.session.timeout.ms after its kill).
-	Lag time.Duration `json:"lag,omitempty"`
+	Lag time.Duration
 }
 
 // Kind names the step as the plan does: "leader-kill", "pause", "cut".
@@ -93,9 +93,9 @@ func (s Step) String() string {
 
 // Plan is a fault schedule: steps in time order.
 type Plan struct {
-	Steps []Step `json:"steps"`
+	Steps []Step
 	// Spec is the text the plan was parsed from.
-	Spec string `json:"spec"`
+	Spec string
 }
 
 // End is when the last fault is due to be healed, from the start of Run: the shortest run

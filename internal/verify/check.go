@@ -12,29 +12,29 @@ const maxExamples = 10
 // records: a record lost and found elsewhere is counted where it fits, see each field.
 type Counts struct {
 	// Lost records were acknowledged and never read.
-	Lost int64 `json:"lost"`
+	Lost int64
 	// Duplicated records were read more than once (each such record counts once).
-	Duplicated int64 `json:"duplicated"`
+	Duplicated int64
 	// Reordered records were read, in their partition, after a later record of the same
 	// producer (their first copy; a second copy is a duplicate).
-	Reordered int64 `json:"reordered"`
+	Reordered int64
 	// Inconsistent records were acknowledged at an offset that holds another record: the
 	// read-back found another record there, another acknowledged record claims the same
 	// offset, or the record itself was read at another offset.
-	Inconsistent int64 `json:"inconsistent"`
+	Inconsistent int64
 	// Unexpected reads hold a record that was never sent: not kbench's, another run's, a
 	// sequence beyond what its producer sent, or a record in a partition it was not sent to.
-	Unexpected int64 `json:"unexpected"`
+	Unexpected int64
 	// UnacknowledgedPresent records failed or were unsent, yet were read: the cluster wrote
 	// them but the answer never reached the producer. No error: a producer that retries
 	// would have written them again.
-	UnacknowledgedPresent int64 `json:"unacknowledged_present"`
+	UnacknowledgedPresent int64
 	// AbortedVisible records belong to an aborted transaction, yet a read_committed read
 	// returned them (transactional runs).
-	AbortedVisible int64 `json:"aborted_visible,omitempty"`
+	AbortedVisible int64
 	// Hidden records were acknowledged in a transaction that was then aborted, and were
 	// not read: as they must be (no anomaly; transactional runs).
-	Hidden int64 `json:"hidden,omitempty"`
+	Hidden int64
 }
 
 // Anomalies is the number of records in error (unacknowledged-but-present and hidden are
@@ -45,23 +45,23 @@ func (c Counts) Anomalies() int64 {
 
 // Example is one record of an anomaly: which record and where it was acknowledged or read.
 type Example struct {
-	Producer  int32 `json:"producer"`
-	Seq       int64 `json:"seq"`
-	Partition int32 `json:"partition"`
-	Offset    int64 `json:"offset"`
+	Producer  int32
+	Seq       int64
+	Partition int32
+	Offset    int64
 	// Detail says what is wrong in words.
-	Detail string `json:"detail,omitempty"`
+	Detail string
 }
 
 // Examples names a few records of each anomaly.
 type Examples struct {
-	Lost                  []Example `json:"lost,omitempty"`
-	Duplicated            []Example `json:"duplicated,omitempty"`
-	Reordered             []Example `json:"reordered,omitempty"`
-	Inconsistent          []Example `json:"inconsistent,omitempty"`
-	Unexpected            []Example `json:"unexpected,omitempty"`
-	UnacknowledgedPresent []Example `json:"unacknowledged_present,omitempty"`
-	AbortedVisible        []Example `json:"aborted_visible,omitempty"`
+	Lost                  []Example
+	Duplicated            []Example
+	Reordered             []Example
+	Inconsistent          []Example
+	Unexpected            []Example
+	UnacknowledgedPresent []Example
+	AbortedVisible        []Example
 }
 
 func addExample(list *[]Example, e Example) {

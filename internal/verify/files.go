@@ -3,7 +3,6 @@ package verify
 import (
 	"bufio"
 	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -11,22 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/kbench/kbench/internal/atomicfile"
-)
-
-// The files of a verify run directory.
-const (
-	// ResultFile is the Result as JSON.
-	ResultFile = "verify.json"
-	// AcksFile lists every acknowledgement, sorted by partition and offset:
-	// "partition offset producer seq" per line, tab-separated, gzipped.
-	AcksFile = "acks.tsv.gz"
-	// ReadsFile lists every record read back in the order read: "partition offset producer
-	// seq" (producer -1: not a record of this run).
-	ReadsFile = "reads.tsv.gz"
-	// UnackedFile lists every record sent but not acknowledged: "producer seq outcome"
-	// (failed, unsent or in-flight). With AcksFile it is every record sent.
-	UnackedFile = "unacknowledged.tsv.gz"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // historyFiles writes the history beside verify.json, so a reviewer can recompute every
@@ -89,7 +73,7 @@ func createHistoryFiles(dir string) (*historyFiles, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("unable to create run directory: %w", err)
 	}
-	r, err := createTSV(filepath.Join(dir, ReadsFile))
+	r, err := createTSV(filepath.Join(dir, results.ReadsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +89,7 @@ func (h *historyFiles) finish(acks []Entry, hist *History) error {
 	if err := h.reads.close(); err != nil {
 		return err
 	}
-	a, err := createTSV(filepath.Join(h.dir, AcksFile))
+	a, err := createTSV(filepath.Join(h.dir, results.AcksFile))
 	if err != nil {
 		return err
 	}
@@ -115,7 +99,7 @@ func (h *historyFiles) finish(acks []Entry, hist *History) error {
 	if err := a.close(); err != nil {
 		return err
 	}
-	u, err := createTSV(filepath.Join(h.dir, UnackedFile))
+	u, err := createTSV(filepath.Join(h.dir, results.UnackedFile))
 	if err != nil {
 		return err
 	}
@@ -131,7 +115,9 @@ func (h *historyFiles) finish(acks []Entry, hist *History) error {
 
 func (h *historyFiles) close() { h.reads.close() }
 
-func (h *historyFiles) names() []string { return []string{AcksFile, ReadsFile, UnackedFile} }
+func (h *historyFiles) names() []string {
+	return []string{results.AcksFile, results.ReadsFile, results.UnackedFile}
+}
 
 func outcomeWord(o byte) string {
 	switch o {
@@ -141,18 +127,6 @@ func outcomeWord(o byte) string {
 		return "unsent"
 	}
 	return "in-flight"
-}
-
-// WriteResult writes res as dir/verify.json, atomically.
-func WriteResult(dir string, res *Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("unable to create run directory: %w", err)
-	}
-	b, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return fmt.Errorf("unable to encode %s: %w", ResultFile, err)
-	}
-	return atomicfile.Write(filepath.Join(dir, ResultFile), append(b, '\n'), 0o644)
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

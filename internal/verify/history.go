@@ -12,10 +12,10 @@ import (
 // record) or a read (where the read-back found it). 24 bytes and no payload, so ten million
 // acknowledgements fit in 240 MB. A read of something kbench did not write has Producer -1.
 type Entry struct {
-	Offset    int64 `json:"offset"`
-	Seq       int64 `json:"seq"`
-	Partition int32 `json:"partition"`
-	Producer  int32 `json:"producer"`
+	Offset    int64
+	Seq       int64
+	Partition int32
+	Producer  int32
 }
 
 // The outcome of a sent record, in the low two bits of its status byte.
@@ -143,13 +143,13 @@ func (h *History) Outcome(i int, n int64, r *kgo.Record, err error, wasUnsent bo
 
 // Totals counts the records by outcome.
 type Totals struct {
-	Sent     int64 `json:"sent"`
-	Acked    int64 `json:"acknowledged"`
-	Failed   int64 `json:"failed"`
-	Unsent   int64 `json:"unsent"`
-	InFlight int64 `json:"in_flight,omitempty"`
+	Sent     int64
+	Acked    int64
+	Failed   int64
+	Unsent   int64
+	InFlight int64
 	// Errors counts the failures by error text.
-	Errors map[string]int64 `json:"errors,omitempty"`
+	Errors map[string]int64
 }
 
 // Totals counts h's records by outcome.

@@ -9,14 +9,14 @@ import (
 // Row is one second of the load, for the availability timeline.
 type Row struct {
 	// At is the end of the interval, seconds since the load began; Seconds its length.
-	At      float64 `json:"at"`
-	Seconds float64 `json:"seconds"`
+	At      float64
+	Seconds float64
 	// Acked and Failed records in the interval.
-	Acked  int64 `json:"acked"`
-	Failed int64 `json:"failed"`
+	Acked  int64
+	Failed int64
 	// Due-time latency of the interval's acknowledgements, milliseconds.
-	P50Ms float64 `json:"p50_ms"`
-	P99Ms float64 `json:"p99_ms"`
+	P50Ms float64
+	P99Ms float64
 }
 
 // resumedShare of the offered rate acknowledged in a second means writes resumed after a
@@ -26,23 +26,23 @@ const resumedShare = 0.5
 // PhaseStats sums the rows of one kind of phase (steady, inject, impact, heal, recover;
 // see internal/faults) over the whole run.
 type PhaseStats struct {
-	Phase   string  `json:"phase"`
-	Seconds float64 `json:"seconds"`
-	Acked   int64   `json:"acked"`
-	Failed  int64   `json:"failed"`
+	Phase   string
+	Seconds float64
+	Acked   int64
+	Failed  int64
 }
 
 // Recovery is what one fault did to the writes.
 type Recovery struct {
-	Fault faults.Event `json:"fault"`
+	Fault faults.Event
 	// InjectedAt and AppliedAt are seconds since the load began: when the fault began and
 	// when it took effect (a SIGTERM's controlled shutdown takes a while). ResumedAfter is
 	// the seconds from AppliedAt to the start of the first second (the one it took effect
 	// in included, then 0) in which acknowledgements reached half the offered rate; -1 when
 	// they never did. It is as fine as the rows: a second.
-	InjectedAt   float64 `json:"injected_at"`
-	AppliedAt    float64 `json:"applied_at"`
-	ResumedAfter float64 `json:"resumed_after"`
+	InjectedAt   float64
+	AppliedAt    float64
+	ResumedAfter float64
 }
 
 // phaseOrder is the order phases are listed in.

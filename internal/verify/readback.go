@@ -23,14 +23,14 @@ const maxReadRounds = 5
 // ReadStats describes a read-back.
 type ReadStats struct {
 	// Records read, and the rounds it took for the end offsets to stop moving.
-	Records int64 `json:"records"`
-	Rounds  int   `json:"rounds"`
+	Records int64
+	Rounds  int
 	// Start and End are each partition's earliest offset and the stable high watermark the
 	// read reached.
-	Start map[int32]int64 `json:"start_offsets"`
-	End   map[int32]int64 `json:"end_offsets"`
+	Start map[int32]int64
+	End   map[int32]int64
 	// Seconds the read-back took.
-	Seconds float64 `json:"seconds"`
+	Seconds float64
 }
 
 // ReadBack reads every partition of topic, with fresh clients of its own on conn (no group,

@@ -22,7 +22,6 @@ func fullResult() *Result {
 		return Example{Producer: producer, Seq: seq, Partition: 1, Offset: 100 + seq, Detail: detail}
 	}
 	return &Result{
-		Version:               ResultVersion,
 		Run:                   42,
 		Cluster:               "embedded",
 		Topic:                 "kbench-verify-t",
@@ -76,7 +75,7 @@ func fullResult() *Result {
 // TestResultRecordKeepsFormat pins verify.json's bytes: the record of a fully populated
 // result, and of a minimal one (every omitempty field left out), encode as they always have.
 func TestResultRecordKeepsFormat(t *testing.T) {
-	minimal := &Result{Version: ResultVersion, Run: 7, Topic: "kbench-verify-t",
+	minimal := &Result{Run: 7, Topic: "kbench-verify-t",
 		Totals: Totals{Sent: 10, Acked: 9, Failed: 1}}
 	for _, tt := range []struct {
 		name string
@@ -87,7 +86,7 @@ func TestResultRecordKeepsFormat(t *testing.T) {
 		{"minimal", minimal, wantMinimal},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := json.MarshalIndent(tt.res, "", "  ")
+			b, err := json.MarshalIndent(tt.res.Record(), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -372,7 +371,7 @@ const wantFull = `{
   ]
 }`
 
-// wantMinimal is verify.json of a result with only its version, run, topic and totals.
+// wantMinimal is verify.json of a result with only its run, topic and totals.
 const wantMinimal = `{
   "version": 1,
   "run": 7,

@@ -15,6 +15,7 @@ import (
 	"github.com/kbench/kbench/internal/faults"
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/settings"
 )
 
@@ -171,7 +172,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	cfg.progress("created topic %s: %d partitions, %d replicas, %s", cfg.Topic, cfg.Partitions, cfg.Replicas, configWords(cfg.TopicConfigs))
-	res := &Result{Version: ResultVersion, Run: NewRunID(), Topic: cfg.Topic, Partitions: cfg.Partitions,
+	res := &Result{Run: NewRunID(), Topic: cfg.Topic, Partitions: cfg.Partitions,
 		Replicas: cfg.Replicas, TopicConfigs: cfg.TopicConfigs, Producers: cfg.Producers, Rate: cfg.Rate,
 		DurationSeconds: cfg.Duration.Seconds()}
 	if res.EffectiveTopicConfigs, err = effectiveConfigs(ctx, admin, cfg.Topic); err != nil {
@@ -307,7 +308,7 @@ func readAndCheck(ctx context.Context, cfg *Config, conn *kafka.Connection, h *H
 			if err := writeAborted(cfg.Dir, h); err != nil {
 				return err
 			}
-			res.Files = append(res.Files, AbortedFile)
+			res.Files = append(res.Files, results.AbortedFile)
 		}
 	}
 	return nil

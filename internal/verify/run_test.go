@@ -12,6 +12,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster/kfaketest"
 	"github.com/kbench/kbench/internal/faults"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // fakeFaults reports one fault half a second in, healed at once.
@@ -59,7 +60,7 @@ func TestRunFake(t *testing.T) {
 	if want := "lost 0, duplicated 0, reordered 0, inconsistent 0, unexpected 0 (of " + n(res.Totals.Acked) + " acknowledged)"; res.Verdict() != want {
 		t.Errorf("verdict %q, want %q", res.Verdict(), want)
 	}
-	for _, f := range []string{AcksFile, ReadsFile, UnackedFile} {
+	for _, f := range []string{results.AcksFile, results.ReadsFile, results.UnackedFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("history file %s: %v", f, err)
 		}

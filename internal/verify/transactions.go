@@ -7,12 +7,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/settings"
 )
-
-// AbortedFile lists every aborted transaction in a transactional run: "producer first next
-// aborted" per line (records first to next-1 of that producer), tab-separated, gzipped.
-const AbortedFile = "aborted.tsv.gz"
 
 // DefaultTransactionLength is a transactional run's transaction length when none is given.
 const DefaultTransactionLength = 100 * time.Millisecond
@@ -54,13 +51,13 @@ func (h *History) inAborted(producer int32, seq int64) bool {
 type TransactionTotals struct {
 	// LengthMs and AbortShare are what the run asked: each producer commits a transaction
 	// once it is that old, and aborts that share of them on purpose (the control).
-	LengthMs   float64 `json:"length_ms"`
-	AbortShare float64 `json:"abort_share,omitempty"`
-	Committed  int64   `json:"committed"`
-	Aborted    int64   `json:"aborted"`
+	LengthMs   float64
+	AbortShare float64
+	Committed  int64
+	Aborted    int64
 	// AbortedRecords are the records of aborted transactions, acknowledged or not: a
 	// read_committed reader must see none of them.
-	AbortedRecords int64 `json:"aborted_records"`
+	AbortedRecords int64
 }
 
 // TransactionTotals counts h's transactions (zero for a run without them).
@@ -84,9 +81,9 @@ func (t TransactionTotals) String() string {
 	return fmt.Sprintf("%s transactions: %s committed, %s aborted (%s records)", n(t.Committed+t.Aborted), n(t.Committed), n(t.Aborted), n(t.AbortedRecords))
 }
 
-// writeAborted writes AbortedFile: every aborted transaction of h.
+// writeAborted writes results.AbortedFile: every aborted transaction of h.
 func writeAborted(dir string, h *History) error {
-	f, err := createTSV(filepath.Join(dir, AbortedFile))
+	f, err := createTSV(filepath.Join(dir, results.AbortedFile))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster/clustertest"
 	"github.com/kbench/kbench/internal/cluster/kfaketest"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // The transactional runs below are cleanLogs' run (see check_test.go) with producer 0's
@@ -104,7 +105,7 @@ func TestRunTransactionalFake(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkTransactional(t, res, abort > 0)
-			if _, err := os.Stat(filepath.Join(dir, AbortedFile)); err != nil || !slices.Contains(res.Files, AbortedFile) {
+			if _, err := os.Stat(filepath.Join(dir, results.AbortedFile)); err != nil || !slices.Contains(res.Files, results.AbortedFile) {
 				t.Errorf("aborted transactions file: %v (files %v)", err, res.Files)
 			}
 		})

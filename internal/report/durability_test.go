@@ -24,7 +24,7 @@ func durabilityRun() *results.RunDir {
 				EffectiveTopicConfigs: map[string]string{"min.insync.replicas": "1", "unclean.leader.election.enable": "false"},
 				ProducerProps:         map[string]string{"acks": "1"},
 				Applied:               []string{"leader-kill", "pause"},
-				Acknowledged:          74998, Lost: 35, Inconsistent: 70}}},
+				Acknowledged:          74998, VerifyCounts: results.VerifyCounts{Lost: 35, Inconsistent: 70}}}},
 		},
 	}
 }

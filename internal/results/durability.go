@@ -29,24 +29,10 @@ type Durability struct {
 	Failed       int64 `json:"failed"`
 	Unsent       int64 `json:"unsent"`
 	ReadBack     int64 `json:"read_back"`
-	// The anomalies (see kbench verify); UnacknowledgedPresent is not one.
-	Lost                  int64 `json:"lost"`
-	Duplicated            int64 `json:"duplicated"`
-	Reordered             int64 `json:"reordered"`
-	Inconsistent          int64 `json:"inconsistent"`
-	Unexpected            int64 `json:"unexpected"`
-	UnacknowledgedPresent int64 `json:"unacknowledged_present"`
-	// AbortedVisible (an anomaly) and Hidden count, in a check of transactional producers,
-	// the records of aborted transactions a read_committed read returned, and those it hid.
-	AbortedVisible int64 `json:"aborted_visible,omitempty"`
-	Hidden         int64 `json:"hidden,omitempty"`
+	// The anomalies, as verify.json counts them (embedded: the same JSON fields, flat).
+	VerifyCounts
 	// Verdict is kbench verify's last line.
 	Verdict string `json:"verdict"`
 	// Error says why the check could not finish (then the counts are what it had).
 	Error string `json:"error,omitempty"`
-}
-
-// Anomalies is the number of records in error.
-func (d *Durability) Anomalies() int64 {
-	return d.Lost + d.Duplicated + d.Reordered + d.Inconsistent + d.Unexpected + d.AbortedVisible
 }

@@ -93,9 +93,7 @@ func (r *runner) faultCluster() *cluster.Cluster {
 func fillDurability(out *results.Durability, res *verify.Result) {
 	t, c := res.Totals, res.Counts
 	out.Sent, out.Acknowledged, out.Failed, out.Unsent, out.ReadBack = t.Sent, t.Acked, t.Failed, t.Unsent, res.Read.Records
-	out.Lost, out.Duplicated, out.Reordered, out.Inconsistent, out.Unexpected = c.Lost, c.Duplicated, c.Reordered, c.Inconsistent, c.Unexpected
-	out.UnacknowledgedPresent = c.UnacknowledgedPresent
-	out.AbortedVisible, out.Hidden = c.AbortedVisible, c.Hidden
+	out.VerifyCounts = results.VerifyCounts(c)
 	out.EffectiveTopicConfigs = res.EffectiveTopicConfigs
 	for _, e := range res.Faults {
 		out.Applied = append(out.Applied, e.Kind)

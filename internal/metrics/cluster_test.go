@@ -39,25 +39,18 @@ func sampledBytes(b BrokerSeries, field string, interval float64) float64 {
 	return total
 }
 
-// Against the embedded cluster: produce a known volume with franz-go, and check that the
-// brokers' BytesInPerSec, summed and integrated, agrees with what the client had
-// acknowledged within 5%; that replication is counted apart (two followers per record); and
-// that the series has a row per interval per broker.
-func TestBrokerMetricsAgreeWithClient(t *testing.T) {
-	clustertest.Need(t, testCluster)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	topic := fmt.Sprintf("metrics-bytes-in-%d", time.Now().UnixNano())
-
+// clusterSampler creates topic on the shared cluster and returns a sampler of its brokers
+// (not started).
+func clusterSampler(ctx context.Context, t *testing.T, topic string, partitions int32, replicas int16) *Sampler {
+	t.Helper()
 	adm, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer adm.Close()
-	if _, err := kadm.NewClient(adm).CreateTopic(ctx, 3, 3, nil, topic); err != nil {
+	if _, err := kadm.NewClient(adm).CreateTopic(ctx, partitions, replicas, nil, topic); err != nil {
 		t.Fatal(err)
 	}
-
 	var targets []BrokerTarget
 	for _, b := range testCluster.Brokers() {
 		if b.MetricsURL == "" {
@@ -69,6 +62,20 @@ func TestBrokerMetricsAgreeWithClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// Against the embedded cluster: produce a known volume with franz-go, and check that the
+// brokers' BytesInPerSec, summed and integrated, agrees with what the client had
+// acknowledged within 5%; that replication is counted apart (two followers per record); and
+// that the series has a row per interval per broker.
+func TestBrokerMetricsAgreeWithClient(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	topic := fmt.Sprintf("metrics-bytes-in-%d", time.Now().UnixNano())
+
+	s := clusterSampler(ctx, t, topic, 3, 3)
 
 	counted := &batchBytes{}
 	cl, err := kgo.NewClient(

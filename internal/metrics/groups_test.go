@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/cluster/clustertest"
@@ -23,23 +22,7 @@ func TestGroupCoordinatorRebalances(t *testing.T) {
 	defer cancel()
 	seeds := strings.Split(testCluster.Bootstrap(), ",")
 	topic := fmt.Sprintf("metrics-groups-%d", time.Now().UnixNano())
-	adm, err := kgo.NewClient(kgo.SeedBrokers(seeds...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer adm.Close()
-	if _, err := kadm.NewClient(adm).CreateTopic(ctx, 6, 1, nil, topic); err != nil {
-		t.Fatal(err)
-	}
-
-	var targets []BrokerTarget
-	for _, b := range testCluster.Brokers() {
-		targets = append(targets, BrokerTarget{ID: b.ID, PID: b.PID, MetricsURL: b.MetricsURL, Combined: b.Controller})
-	}
-	s, err := NewSampler(SamplerConfig{Proc: "/proc", Brokers: targets})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := clusterSampler(ctx, t, topic, 6, 1)
 	s.Start(ctx)
 
 	// member joins a group and returns once its first assignment arrived.

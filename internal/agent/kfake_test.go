@@ -21,6 +21,11 @@ func fakeCluster(t *testing.T) string {
 	return boot
 }
 
+// joinWait is how long the tests' coordinators wait for agents that are running: they join
+// within a second here, but `make test` runs packages two at a time on two cores, beside
+// real brokers starting, and one such run saw an agent not join within 30 s.
+const joinWait = 90 * time.Second
+
 // logLines collects a party's log lines.
 type logLines struct {
 	mu    sync.Mutex
@@ -64,9 +69,9 @@ func startAgents(t *testing.T, bootstrap, version string, names ...string) map[s
 func TestThreeAgentsFake(t *testing.T) {
 	bs := fakeCluster(t)
 	startAgents(t, bs, "v1", "a", "b", "c")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*joinWait)
 	defer cancel()
-	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0001", Agents: 3, JoinTimeout: 30 * time.Second, Version: "v1"})
+	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0001", Agents: 3, JoinTimeout: joinWait, Version: "v1"})
 	if co != nil {
 		defer co.Close()
 	}
@@ -141,9 +146,9 @@ func TestSilentAgentAbortsFake(t *testing.T) {
 	victimCtx, kill := context.WithCancel(context.Background())
 	defer kill()
 	go func() { _ = Serve(victimCtx, AgentConfig{Bootstrap: bs, Name: "victim", Version: "v1"}) }()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*joinWait)
 	defer cancel()
-	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0003", Agents: 3, JoinTimeout: 30 * time.Second, Version: "v1"})
+	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0003", Agents: 3, JoinTimeout: joinWait, Version: "v1"})
 	if co != nil {
 		defer co.Close()
 	}
@@ -178,10 +183,10 @@ func TestSilentAgentAbortsFake(t *testing.T) {
 func TestLateAgentCannotJoin(t *testing.T) {
 	bs := fakeCluster(t)
 	startAgents(t, bs, "v1", "a")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*joinWait)
 	defer cancel()
 	var coordLog logLines
-	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0004", Agents: 1, JoinTimeout: 30 * time.Second, Version: "v1", Log: coordLog.add})
+	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0004", Agents: 1, JoinTimeout: joinWait, Version: "v1", Log: coordLog.add})
 	if co != nil {
 		defer co.Close()
 	}
@@ -195,7 +200,7 @@ func TestLateAgentCannotJoin(t *testing.T) {
 	late := startAgents(t, bs, "v1", "late")["late"]
 	// The late agent reads the run's history, sees its plan and stays out; the next
 	// scenario still runs on the one agent admitted.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(joinWait)
 	for !late.has("not joining run kbench-test-0004: it is in progress") && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -213,10 +218,17 @@ func TestLateAgentCannotJoin(t *testing.T) {
 // acknowledged, and every end-to-end latency is measured in the agent that sent the record.
 func TestAgentsConsumeTheirOwnPartitions(t *testing.T) {
 	bs := fakeCluster(t)
-	startAgents(t, bs, "v1", "a", "b", "c")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	logs := startAgents(t, bs, "v1", "a", "b", "c")
+	defer func() {
+		if t.Failed() {
+			for n, l := range logs {
+				t.Logf("agent %s: %q", n, l.lines)
+			}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*joinWait)
 	defer cancel()
-	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0005", Agents: 3, JoinTimeout: 30 * time.Second, Version: "v1"})
+	co, err := Open(ctx, CoordinatorConfig{Bootstrap: bs, Prefix: "kbench-test-0005", Agents: 3, JoinTimeout: joinWait, Version: "v1"})
 	if co != nil {
 		defer co.Close()
 	}

@@ -39,6 +39,26 @@ func sampledBytes(b BrokerSeries, field string, interval float64) float64 {
 	return total
 }
 
+// startSampling starts s and waits for a row of every broker: the first scrape is the
+// counters' baseline, and on a busy host it can land after the load began, whose first
+// records the brokers' counters would then hold before the baseline and never count.
+func startSampling(ctx context.Context, t *testing.T, s *Sampler) {
+	t.Helper()
+	s.Start(ctx)
+	for sampled := false; !sampled; {
+		snap := s.Snapshot()
+		sampled = len(snap.Brokers) == len(testCluster.Brokers())
+		for _, b := range snap.Brokers {
+			sampled = sampled && len(b.Rows) > 0
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("no broker rows before the load")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // clusterSampler creates topic on the shared cluster and returns a sampler of its brokers
 // (not started).
 func clusterSampler(ctx context.Context, t *testing.T, topic string, partitions int32, replicas int16) *Sampler {
@@ -97,7 +117,7 @@ func TestBrokerMetricsAgreeWithClient(t *testing.T) {
 	counted.records.Store(0)
 	time.Sleep(2 * time.Second) // let the warm-up's replication finish before the baseline
 
-	s.Start(ctx)
+	startSampling(ctx, t, s)
 	time.Sleep(1500 * time.Millisecond)
 	value := make([]byte, 1024)
 	const records = 40000

@@ -23,21 +23,7 @@ func TestGroupCoordinatorRebalances(t *testing.T) {
 	seeds := strings.Split(testCluster.Bootstrap(), ",")
 	topic := fmt.Sprintf("metrics-groups-%d", time.Now().UnixNano())
 	s := clusterSampler(ctx, t, topic, 6, 1)
-	s.Start(ctx)
-	// The first scrape is the counters' baseline: a rebalance before it would go uncounted,
-	// and on a busy host the scrape can take a while. Wait for a row of every broker.
-	for sampled := false; !sampled; {
-		snap := s.Snapshot()
-		sampled = len(snap.Brokers) == len(testCluster.Brokers())
-		for _, b := range snap.Brokers {
-			sampled = sampled && len(b.Rows) > 0
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("no broker rows before the members join")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	startSampling(ctx, t, s)
 
 	// member joins a group and returns once its first assignment arrived.
 	member := func(group string, consumerProtocol bool) *kgo.Client {

@@ -26,7 +26,7 @@ func TestGroupCoordinatorRebalances(t *testing.T) {
 	startSampling(ctx, t, s)
 
 	// member joins a group and returns once its first assignment arrived.
-	member := func(group string, consumerProtocol bool) *kgo.Client {
+	member := func(group string, consumerProtocol bool) {
 		assigned := make(chan struct{}, 16)
 		opts := []kgo.Opt{kgo.SeedBrokers(seeds...), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
 			kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) {
@@ -52,7 +52,6 @@ func TestGroupCoordinatorRebalances(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("group %s: no assignment", group)
 		}
-		return cl
 	}
 	for _, g := range []struct {
 		name     string

@@ -3,6 +3,8 @@ package verify
 import (
 	"cmp"
 	"slices"
+
+	"github.com/kbench/kbench/internal/results"
 )
 
 // maxExamples is how many records of each anomaly a result names.
@@ -39,9 +41,7 @@ type Counts struct {
 
 // Anomalies is the number of records in error (unacknowledged-but-present and hidden are
 // not).
-func (c Counts) Anomalies() int64 {
-	return c.Lost + c.Duplicated + c.Reordered + c.Inconsistent + c.Unexpected + c.AbortedVisible
-}
+func (c Counts) Anomalies() int64 { return results.VerifyCounts(c).Anomalies() }
 
 // Example is one record of an anomaly: which record and where it was acknowledged or read.
 type Example struct {

@@ -15,7 +15,8 @@
 // bisect in log-rate until the bracket is within (1+precision)^2; full-length trials then
 // classify the bracket's ends and bisect to the precision; one confirmation trial
 // (Confirm, 60 s by default) at the lower end must pass, or that rate becomes an upper
-// bound and the search goes on below. Before every trial the cluster is brought back to
+// bound and the search goes on below, with trials of the confirmation's length from then on
+// (each of which confirms the rate it passes). Before every trial the cluster is brought back to
 // rest (Config.Settle: a measured check, not a sleep), so what a trial is judged on does
 // not depend on the trial before it. The search spends at most MaxDuration and always
 // answers: a bracket that did not converge or was not confirmed says so and why.

@@ -231,18 +231,31 @@ func (s *search) class(g Goal, i int, rate float64, phase Phase) Class {
 	return g.Classify(s.evidence(i, rate, phase))
 }
 
-// evidence is SLO i's trials at rate of phase, or all of them for "".
+// evidence is SLO i's trials at rate of phase, or all of them for "". A confirmation trial
+// is a full-length trial too: PhaseFinal includes it (one of 60 s passing makes its rate a
+// lower bound, one failing an upper bound, with the default goal).
 func (s *search) evidence(i int, rate float64, phase Phase) []trialResult {
 	if phase == "" {
 		return s.loads[rate].results[i]
 	}
 	var out []trialResult
 	for _, t := range s.loads[rate].results[i] {
-		if t.phase == phase {
+		if t.phase == phase || (phase == PhaseFinal && t.phase == PhaseConfirm) {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// confirmFailed says whether a confirmation trial of SLO i has failed: the cluster has
+// shown that its full-length trials flatter it against a confirmation's length.
+func (s *search) confirmFailed(i int) bool {
+	for r := range s.loads {
+		if s.confirmation(i, r) == UpperBound {
+			return true
+		}
+	}
+	return false
 }
 
 // confirmation is rate's classification for SLO i by its confirmation trials alone against
@@ -354,7 +367,15 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		}
 	}
 	// Final: full-length trials classify the coarse bracket's ends, re-test undecided rates
-	// inside, and bisect to the precision.
+	// inside, and bisect to the precision. Once a confirmation has failed, they run as
+	// long as a confirmation, and each is one: the cluster has shown that a rate its
+	// full-length trials pass can fail a confirmation's length (on the embedded clusters a
+	// 20 s trial sees a segment roll's flush or none, a 60 s one sees two or three), so a
+	// shorter pass below would be weak evidence again, and its confirmation a second trial.
+	full, fullPhase := c.Trial, PhaseFinal
+	if s.confirmFailed(i) {
+		full, fullPhase = c.Confirm, PhaseConfirm
+	}
 	lo, hi := fin.lower, fin.upper
 	if lo == 0 && (hi == 0 || co.lower < hi) {
 		lo = co.lower
@@ -371,7 +392,7 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		// lo is the full-length lower bound, or the coarse one while there is none.
 		if lo > 0 && p/lo <= 1+c.Precision {
 			if und := within(fin.undecided, lo, p); len(und) > 0 {
-				return nearestMiddle(und, lo, p), c.Trial, PhaseFinal, true
+				return nearestMiddle(und, lo, p), full, fullPhase, true
 			}
 		}
 		hi = p
@@ -380,13 +401,13 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 			if lo > 0 && lo < hi && lo > r {
 				r = lo // the coarse bracket's lower end, not yet classified by a full-length trial
 			}
-			return r, c.Trial, PhaseFinal, r < hi
+			return r, full, fullPhase, r < hi
 		}
 		mid := roundRate(math.Sqrt(fin.lower * hi))
-		return mid, c.Trial, PhaseFinal, mid > fin.lower && mid < hi
+		return mid, full, fullPhase, mid > fin.lower && mid < hi
 	}
 	if und := within(fin.undecided, lo, hi); len(und) > 0 {
-		return nearestMiddle(und, lo, hi), c.Trial, PhaseFinal, true
+		return nearestMiddle(und, lo, hi), full, fullPhase, true
 	}
 	// A missing end is looked for beyond the other in growing steps, (1+precision)^2, then
 	// its square, and so on (MLRsearch's expansion): the first step, if it holds, ends the
@@ -407,13 +428,13 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		case s.boundTrials() <= s.opening:
 			return 0, c.Short, PhaseBound, true
 		}
-		return r, c.Trial, PhaseFinal, true
+		return r, full, fullPhase, true
 	case fin.lower == 0:
 		r := max(roundRate(fin.upper/s.expansion(i, fin.upper, false)), c.MinRate)
-		return r, c.Trial, PhaseFinal, r < fin.upper
+		return r, full, fullPhase, r < fin.upper
 	}
 	mid := roundRate(math.Sqrt(fin.lower * fin.upper))
-	return mid, c.Trial, PhaseFinal, mid > fin.lower && mid < fin.upper
+	return mid, full, fullPhase, mid > fin.lower && mid < fin.upper
 }
 
 // provisional is SLO i's lowest undecided rate above lo whose full-length trials all

@@ -271,11 +271,12 @@ func TestSearchHiccups(t *testing.T) {
 		// The confirmation (12) hiccups: a failed confirmation makes 43092 an upper bound;
 		// [41265, 43092] is 4.4 % wide and 41265 has a final pass: 13 confirms it.
 		{"one failed confirmation", []int{12}, []float64{43092, 45000, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
-		// Both confirmations fail: 43092 and 41265 are upper bounds. Below 41265 only the
-		// coarse 37840 passed: 14 tries it at 20 s (passes); [37840, 41265] is 9 % wide, so
-		// 15 bisects at sqrt(37840 * 41265) = 39515 (passes, 4.4 % below 41265) and 16
-		// confirms it.
-		{"two failed confirmations", []int{12, 13}, []float64{43092, 45000, 43092, 41265, 37840, 39515, 39515}, 39515, 41265, "confirmation failed at 41,265, 43,092 records/s"},
+		// Both confirmations fail: 43092 and 41265 are upper bounds. Since the first failed,
+		// full-length trials run 60 s, each a confirmation. Below 41265 only the coarse 37840
+		// passed: 14 tries it (passes: confirmed); [37840, 41265] is 9 % wide, so 15 bisects
+		// at sqrt(37840 * 41265) = 39515, which passes, 4.4 % below 41265: confirmed by its
+		// own trial, with no 20 s trial before it.
+		{"two failed confirmations", []int{12, 13}, []float64{43092, 45000, 43092, 41265, 37840, 39515}, 39515, 41265, "confirmation failed at 41,265, 43,092 records/s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,6 +291,16 @@ func TestSearchHiccups(t *testing.T) {
 			want := append(append([]float64{}, byHand...), tt.after...)
 			if got := m.rates(); !slices.Equal(got, want) {
 				t.Fatalf("rates tried %v, want %v", got, want)
+			}
+			// Every trial after the first failed confirmation is a confirmation's length.
+			failedAt := 0
+			for _, tr := range res.Trials {
+				if failedAt > 0 && tr.N > failedAt && (tr.Duration != DefaultConfirm || tr.Phase != PhaseConfirm) {
+					t.Errorf("trial %d after the failed confirmation %d: %s, %v, want a confirmation of %v", tr.N, failedAt, tr.Phase, tr.Duration, DefaultConfirm)
+				}
+				if failedAt == 0 && tr.Phase == PhaseConfirm && !tr.Pass[0] {
+					failedAt = tr.N
+				}
 			}
 			b := res.Brackets[0]
 			if b.Lower != tt.lower || b.Upper != tt.upper || !b.Converged || !b.Confirmed || b.Note != tt.note {

@@ -32,6 +32,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/results"
 )
 
@@ -132,8 +133,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		return 0, err
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
-	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
 	for i := 1; i <= searches; i++ {
 		topic := fmt.Sprintf("capcheck-%d-%d", time.Now().Unix(), i)
@@ -148,6 +149,17 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 			return failed, err
 		}
 		b := c.Brackets[0]
+		if b.Lower == 0 {
+			// No rate passed: there is no lower end to check at 0.9x, nor a bracket to
+			// compare; the search failed its checks.
+			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %v | %v | - | - | %s |\n",
+				i, code, len(c.Trials), c.SpentS/60, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed, stealText(c, run{}, run{}))
+			failed++
+			if err := deleteTopics(bootstrap, topic); err != nil {
+				return failed, err
+			}
+			continue
+		}
 		// Each run's topic is deleted after it: a search writes tens of GB, and a disk that
 		// fills stalls the next run. Each independent run starts from rest, as the search's
 		// trials do: the search's last trial ran near capacity.
@@ -170,10 +182,10 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if err := deleteTopics(bootstrap, topic); err != nil {
 			return failed, err
 		}
-		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) |\n",
+		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s |\n",
 			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed,
 			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,
-			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered))
+			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered), stealText(c, below, above))
 		if code != 0 || !b.Converged || !b.Confirmed {
 			failed++
 		}
@@ -304,6 +316,8 @@ func search(kbench, bootstrap, topic, name string) (int, *results.Capacity, erro
 
 type run struct {
 	offered, achieved, p99Ms float64
+	// steal is the share of the host's CPU time stolen by the hypervisor during the run (%).
+	steal float64
 }
 
 // produce runs kbench produce for 60 s (after a 2 s warm-up, as a search's trial) at rate.
@@ -313,7 +327,11 @@ func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
 		"--throughput", strconv.Itoa(int(rate)), "--duration", "62s", "--warmup", "2s", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
 	err := cmd.Run()
+	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
+		r.steal, _ = cpu1.StealPctSince(cpu0)
+	}
 	var res struct {
 		Steady *struct {
 			RecordsPerSec float64 `json:"records_per_sec"`
@@ -430,4 +448,23 @@ func minMax(xs []float64) (lo, hi float64) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return "\n" + lines[len(lines)-1]
+}
+
+// stealText is the share of the host's CPU time stolen by the hypervisor: over the
+// search's trials (the mean weighted by their length, and the worst trial) and during the
+// two checks; the host's neighbours' load is in every figure of that row.
+func stealText(c *results.Capacity, below, above run) string {
+	var sum, secs, most float64
+	for _, t := range c.Trials {
+		if t.HostStealPct == nil {
+			continue
+		}
+		sum += *t.HostStealPct * t.DurationS
+		secs += t.DurationS
+		most = max(most, *t.HostStealPct)
+	}
+	if secs == 0 {
+		return "not read"
+	}
+	return fmt.Sprintf("%.1f%%, %.1f%%; %.1f%%; %.1f%%", sum/secs, most, below.steal, above.steal)
 }

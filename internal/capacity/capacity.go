@@ -134,6 +134,10 @@ type Trial struct {
 	Records Records
 	// Settle is how the cluster was brought to rest before it (zero for the first trial).
 	Settle Settle
+	// HostStealPct is the share of this host's CPU time stolen by the hypervisor during the
+	// trial, in percent, when HostStealRead (see Outcome).
+	HostStealPct  float64
+	HostStealRead bool
 
 	outcome Outcome
 }

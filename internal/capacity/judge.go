@@ -36,6 +36,10 @@ type Outcome struct {
 	// Elapsed is the trial's wall time, warm-up and drain included (0: not measured; the
 	// search then counts warm-up plus the trial's length).
 	Elapsed time.Duration
+	// HostStealPct is the share of this host's CPU time the hypervisor gave to other
+	// machines during the trial, in percent, when HostStealRead.
+	HostStealPct  float64
+	HostStealRead bool
 }
 
 // FromProduce takes a trial's outcome from its produce result: the steady state after the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kbench/kbench/internal/load"
+	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/settings"
 )
 
@@ -90,12 +91,16 @@ func (l *Load) Settler(ctx context.Context) (*Settler, int64, error) {
 func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcome, error) {
 	start := time.Now()
 	lag0 := l.acked - l.consumed()
+	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
 	if err != nil {
 		return Outcome{}, err
 	}
 	o := FromProduce(res)
+	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
+		o.HostStealPct, o.HostStealRead = cpu1.StealPctSince(cpu0)
+	}
 	l.acked += res.Total.Acked
 	if l.cons != nil {
 		deadline := time.Now().Add(catchUp)

@@ -25,8 +25,13 @@ func (r *Result) Record() *results.Capacity {
 		})
 	}
 	for _, t := range r.Trials {
+		var steal *float64
+		if t.HostStealRead {
+			steal = &t.HostStealPct
+		}
 		out.Trials = append(out.Trials, results.CapacityTrial{
-			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
+			HostStealPct: steal,
+			N:            t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
 			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),
 			LossRatio: t.LossRatio, Pass: t.Pass, Reasons: t.Reasons,

@@ -292,6 +292,9 @@ func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {
 		}
 	}
 	fmt.Fprintf(w, "%d trials in %s of a %v budget\n", len(res.Trials), res.Spent.Round(time.Second), res.Budget)
+	if line := stealLine(res.Trials); line != "" {
+		fmt.Fprintln(w, line)
+	}
 }
 
 // notDoneText says which brackets did not converge or were not confirmed, and why.

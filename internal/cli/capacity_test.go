@@ -165,3 +165,39 @@ func TestPrintCapacitySpread(t *testing.T) {
 		}
 	}
 }
+
+func TestCapacityStealNoted(t *testing.T) {
+	slos := []capacity.SLO{{Percentile: 99, Limit: 50 * time.Millisecond}}
+	trial := func(n int, steal float64, read bool) capacity.Trial {
+		return capacity.Trial{N: n, Phase: capacity.PhaseFinal, Offered: 40000, Duration: 20 * time.Second, Achieved: 40000,
+			LossRatio: []float64{0}, Pass: []bool{true}, Reasons: [][]string{nil}, HostStealPct: steal, HostStealRead: read}
+	}
+	const note = " [host: 34% of its CPU time stolen by the hypervisor]"
+	for _, tt := range []struct {
+		name  string
+		trial capacity.Trial
+		noted bool
+	}{
+		{"idle host", trial(1, 1.3, true), false},
+		{"just under", trial(2, 4.9, true), false},
+		{"at the threshold", trial(3, 5, true), true},
+		{"not read", trial(4, 34, false), false},
+	} {
+		if got := strings.Contains(capacityTrialLine(tt.trial, slos), "stolen by the hypervisor"); got != tt.noted {
+			t.Errorf("%s: line %q, noted %v, want %v", tt.name, capacityTrialLine(tt.trial, slos), got, tt.noted)
+		}
+	}
+	if got := capacityTrialLine(trial(5, 34.2, true), slos); !strings.HasSuffix(got, note) {
+		t.Errorf("trial line %q, want it to end %q", got, note)
+	}
+	// Three of five trials lost 5% or more, the most 34.2% (printed 34%); the idle and
+	// unread ones do not count.
+	trials := []capacity.Trial{trial(1, 1.3, true), trial(2, 12, true), trial(3, 34.2, true), trial(4, 90, false), trial(5, 5, true)}
+	want := "host: up to 34% of its CPU time stolen by the hypervisor (3 of 5 trials lost 5% or more): figures measured then are the host's neighbours' as much as the cluster's"
+	if got := stealLine(trials); got != want {
+		t.Errorf("stealLine:\n got %q\nwant %q", got, want)
+	}
+	if got := stealLine(trials[:1]); got != "" {
+		t.Errorf("stealLine of an idle host: %q, want none", got)
+	}
+}

@@ -61,6 +61,7 @@ const (
 const (
 	FieldHostCPUBusyPct        = "host_cpu_busy_pct"
 	FieldHostCPUIOWaitPct      = "host_cpu_iowait_pct"
+	FieldHostCPUStealPct       = "host_cpu_steal_pct"
 	FieldHostDiskReadBytesSec  = "host_disk_read_bytes_per_sec"
 	FieldHostDiskWriteBytesSec = "host_disk_write_bytes_per_sec"
 	FieldHostDiskUtilPct       = "host_disk_util_pct"
@@ -134,8 +135,9 @@ var Fields = []FieldInfo{
 	{FieldGCTimeMsSec, "broker", "ms/s", "prometheus", "JVM garbage collection time per second, all collectors."},
 	{FieldGCCollectionsSec, "broker", "1/s", "prometheus", "JVM garbage collections per second, all collectors."},
 	{FieldJVMCPUCores, "broker", "cores", "prometheus", "Process CPU as the JVM reports it (process_cpu_seconds_total)."},
-	{FieldHostCPUBusyPct, "host", "%", "proc", "Host CPU busy: all CPUs, time neither idle nor waiting for I/O."},
+	{FieldHostCPUBusyPct, "host", "%", "proc", "Host CPU busy: all CPUs, time neither idle, waiting for I/O nor stolen."},
 	{FieldHostCPUIOWaitPct, "host", "%", "proc", "Host CPU time idle while waiting for I/O."},
+	{FieldHostCPUStealPct, "host", "%", "proc", "Host CPU time stolen: a virtual machine's CPUs ready to run while the hypervisor ran other machines."},
 	{FieldHostDiskReadBytesSec, "host", "bytes/s", "proc", "Bytes read from the host's disks (/proc/diskstats, whole disks)."},
 	{FieldHostDiskWriteBytesSec, "host", "bytes/s", "proc", "Bytes written to the host's disks (/proc/diskstats, whole disks)."},
 	{FieldHostDiskUtilPct, "host", "%", "proc", "Utilisation of the busiest disk: share of time it had I/O in flight."},

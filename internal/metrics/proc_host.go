@@ -19,6 +19,9 @@ type cpuTimes struct {
 	Total uint64
 	// Idle and IOWait are the idle and iowait columns; busy time is Total-Idle-IOWait.
 	Idle, IOWait uint64
+	// Steal is the steal column: time a virtual machine's CPUs were ready to run but the
+	// hypervisor ran other machines (counted in Total, and in neither Idle nor busy work).
+	Steal uint64
 	// CPUs is the number of "cpuN" lines: the online CPUs.
 	CPUs int
 }
@@ -35,11 +38,40 @@ func readCPUTimes(proc procDir) (cpuTimes, error) {
 		return cpuTimes{}, fmt.Errorf("no aggregate cpu line")
 	}
 	ticks := func(seconds float64) uint64 { return uint64(math.Round(seconds * userHZ)) }
-	t := cpuTimes{Idle: ticks(c.Idle), IOWait: ticks(c.Iowait), CPUs: len(st.CPU)}
+	t := cpuTimes{Idle: ticks(c.Idle), IOWait: ticks(c.Iowait), Steal: ticks(c.Steal), CPUs: len(st.CPU)}
 	for _, col := range []float64{c.User, c.Nice, c.System, c.Idle, c.Iowait, c.IRQ, c.SoftIRQ, c.Steal} {
 		t.Total += ticks(col)
 	}
 	return t, nil
+}
+
+// HostCPU is the host's CPU time so far, from /proc/stat: all of it and the part stolen by
+// the hypervisor, in clock ticks.
+type HostCPU struct {
+	Total, Steal uint64
+}
+
+// ReadHostCPU reads the aggregate CPU line of the proc file system mounted at mount.
+func ReadHostCPU(mount string) (HostCPU, error) {
+	proc, err := openProc(mount)
+	if err != nil {
+		return HostCPU{}, err
+	}
+	c, err := readCPUTimes(proc)
+	if err != nil {
+		return HostCPU{}, fmt.Errorf("unable to read %s/stat: %w", mount, err)
+	}
+	return HostCPU{Total: c.Total, Steal: c.Steal}, nil
+}
+
+// StealPctSince is the share of the host's CPU time stolen between prev and h, in percent:
+// on a virtual machine, how much of the CPUs other machines had. ok is false when no tick
+// passed or the counters went back.
+func (h HostCPU) StealPctSince(prev HostCPU) (pct float64, ok bool) {
+	if h.Total <= prev.Total || h.Steal < prev.Steal {
+		return 0, false
+	}
+	return float64(h.Steal-prev.Steal) / float64(h.Total-prev.Total) * 100, true
 }
 
 // diskTotals sums /proc/diskstats over whole disks.

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -35,7 +36,7 @@ func TestReadCPUTimes(t *testing.T) {
 		wantErr string
 	}{
 		// Total is the first eight columns; guest (70) is already inside user.
-		{file: "stat", want: &cpuTimes{Total: 1000 + 10 + 300 + 8000 + 200 + 0 + 40 + 50, Idle: 8000, IOWait: 200, CPUs: 2}},
+		{file: "stat", want: &cpuTimes{Total: 1000 + 10 + 300 + 8000 + 200 + 0 + 40 + 50, Idle: 8000, IOWait: 200, Steal: 50, CPUs: 2}},
 		{file: "real/stat"},
 		{file: "stat_no_cpu", wantErr: "no aggregate cpu line"},
 		// procfs reads the columns there are: a short line (the kernel writes ten) is not refused.
@@ -152,5 +153,35 @@ func TestReadHostOfThisMachine(t *testing.T) {
 	}
 	if len(h.have) != 5 || h.cpu.CPUs < 1 || h.cpu.Total == 0 || h.mem.Cached == 0 {
 		t.Errorf("parts %v, cpu %+v, memory %+v: want all five parts, a CPU and some page cache", h.have, h.cpu, h.mem)
+	}
+}
+
+func TestStealPctSince(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		prev, cur HostCPU
+		pct       float64
+		ok        bool
+	}{
+		// 1,000 ticks passed, 50 of them stolen: 5%.
+		{"some stolen", HostCPU{Total: 10000, Steal: 100}, HostCPU{Total: 11000, Steal: 150}, 5, true},
+		{"none stolen", HostCPU{Total: 10000, Steal: 100}, HostCPU{Total: 10400, Steal: 100}, 0, true},
+		{"no tick passed", HostCPU{Total: 10000}, HostCPU{Total: 10000}, 0, false},
+		{"counters went back", HostCPU{Total: 10000, Steal: 100}, HostCPU{Total: 11000, Steal: 90}, 0, false},
+	} {
+		pct, ok := tc.cur.StealPctSince(tc.prev)
+		if pct != tc.pct || ok != tc.ok {
+			t.Errorf("%s: %v %v, want %v %v", tc.name, pct, ok, tc.pct, tc.ok)
+		}
+	}
+	// The fixture's aggregate line: steal is its eighth column, 50 of 9,600 ticks.
+	dir := t.TempDir()
+	writeProc(t, dir, fstest.MapFS{"stat": {Data: readFixture(t, "stat")}})
+	got, err := ReadHostCPU(dir)
+	if err != nil || got != (HostCPU{Total: 9600, Steal: 50}) {
+		t.Errorf("ReadHostCPU: %+v, %v, want 9600 and 50 ticks", got, err)
+	}
+	if _, err := ReadHostCPU(filepath.Join(dir, "missing")); err == nil {
+		t.Error("ReadHostCPU of a missing directory: no error")
 	}
 }

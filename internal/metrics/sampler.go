@@ -424,7 +424,13 @@ func hostFields(prev, cur hostReading, dt float64, r Row) {
 		total := float64(cur.cpu.Total - prev.cpu.Total)
 		idle := float64(cur.cpu.Idle - prev.cpu.Idle)
 		iowait := float64(cur.cpu.IOWait - prev.cpu.IOWait)
-		r.set(FieldHostCPUBusyPct, (total-idle-iowait)/total*100)
+		// Stolen time is neither this machine's work nor idle: it is its own field.
+		steal := 0.0
+		if cur.cpu.Steal >= prev.cpu.Steal {
+			steal = float64(cur.cpu.Steal - prev.cpu.Steal)
+			r.set(FieldHostCPUStealPct, steal/total*100)
+		}
+		r.set(FieldHostCPUBusyPct, (total-idle-iowait-steal)/total*100)
 		r.set(FieldHostCPUIOWaitPct, iowait/total*100)
 	}
 	if dt > 0 && both("diskstats") {

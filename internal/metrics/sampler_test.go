@@ -67,9 +67,13 @@ func netDev(loRx, loTx, ethRx, ethTx int) []byte {
 	return []byte("Inter-|   Receive |  Transmit\n face |bytes packets|bytes packets\n" + line("lo", loRx, loTx) + line("eth0", ethRx, ethTx))
 }
 
-func hostStat(total, idle, iowait int) []byte {
-	user := total - idle - iowait
-	return []byte(fmt.Sprintf("cpu  %d 0 0 %d %d 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\n", user, idle, iowait))
+func hostStat(total, idle, iowait int) []byte { return hostStatSteal(total, idle, iowait, 0) }
+
+// hostStatSteal is a /proc/stat of two CPUs whose aggregate line has total ticks: idle,
+// iowait, steal and the rest user.
+func hostStatSteal(total, idle, iowait, steal int) []byte {
+	user := total - idle - iowait - steal
+	return []byte(fmt.Sprintf("cpu  %d 0 0 %d %d 0 0 %d 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\n", user, idle, iowait, steal))
 }
 
 func TestSamplerBothPaths(t *testing.T) {
@@ -114,7 +118,7 @@ func TestSamplerBothPaths(t *testing.T) {
 	writeProc(t, proc, fstest.MapFS{
 		"100/stat":  {Data: pidStat(1000+300, 81, 2000)},
 		"100/io":    {Data: pidIO(0, 2097152)},
-		"stat":      {Data: hostStat(10000+1000, 8000+600, 100+100)},
+		"stat":      {Data: hostStatSteal(10000+1000, 8000+600, 100+100, 50)},
 		"diskstats": {Data: []byte("8 0 sda 0 0 10 0 0 0 20 0 0 1011 11\n")},
 		"net/dev":   {Data: netDev(4000, 4000, 200, 600)},
 	})
@@ -159,7 +163,9 @@ func TestSamplerBothPaths(t *testing.T) {
 		{got.Brokers[1].Rows[0], FieldBytesInSec, 1e6 / dt},
 		{got.Brokers[1].Rows[0], FieldRequestHandlerIdlePct, 1.0 / dt * 100},
 		// Host.
-		{got.Host[0], FieldHostCPUBusyPct, (1000.0 - 600 - 100) / 1000 * 100},
+		// 50 of the 1,000 ticks stolen: busy is what was neither idle, iowait nor steal.
+		{got.Host[0], FieldHostCPUBusyPct, (1000.0 - 600 - 100 - 50) / 1000 * 100},
+		{got.Host[0], FieldHostCPUStealPct, 50.0 / 1000 * 100},
 		{got.Host[0], FieldHostCPUIOWaitPct, 100.0 / 1000 * 100},
 		{got.Host[0], FieldHostDiskReadBytesSec, 10 * 512 / dt},
 		{got.Host[0], FieldHostDiskWriteBytesSec, 20 * 512 / dt},

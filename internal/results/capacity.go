@@ -111,6 +111,10 @@ type CapacityTrial struct {
 	Settled       bool    `json:"settled,omitempty"`
 	ProbeP50Ms    float64 `json:"probe_p50_ms,omitempty"`
 	BaselineP50Ms float64 `json:"baseline_p50_ms,omitempty"`
+	// HostStealPct is the share of the searching host's CPU time the hypervisor gave to
+	// other machines during the trial (/proc/stat's steal), in percent; absent where it
+	// could not be read.
+	HostStealPct *float64 `json:"host_steal_pct,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

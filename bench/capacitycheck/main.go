@@ -15,6 +15,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -133,10 +134,11 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		return 0, err
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
-	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
 	for i := 1; i <= searches; i++ {
+		speed := hostSpeed()
 		topic := fmt.Sprintf("capcheck-%d-%d", time.Now().Unix(), i)
 		// One partition per broker, created before the search: a topic created by the
 		// first record has the brokers' default of one partition, led by whichever broker
@@ -152,8 +154,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if b.Lower == 0 {
 			// No rate passed: there is no lower end to check at 0.9x, nor a bracket to
 			// compare; the search failed its checks.
-			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %v | %v | - | - | %s |\n",
-				i, code, len(c.Trials), c.SpentS/60, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed, stealText(c, run{}, run{}))
+			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %v | %v | - | - | %s | %.0f |\n",
+				i, code, len(c.Trials), c.SpentS/60, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed, stealText(c, run{}, run{}), speed)
 			failed++
 			if err := deleteTopics(bootstrap, topic); err != nil {
 				return failed, err
@@ -182,10 +184,10 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if err := deleteTopics(bootstrap, topic); err != nil {
 			return failed, err
 		}
-		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s |\n",
+		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f |\n",
 			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed,
 			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,
-			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered), stealText(c, below, above))
+			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered), stealText(c, below, above), speed)
 		if code != 0 || !b.Converged || !b.Confirmed {
 			failed++
 		}
@@ -467,4 +469,19 @@ func stealText(c *results.Capacity, below, above run) string {
 		return "not read"
 	}
 	return fmt.Sprintf("%.1f%%, %.1f%%; %.1f%%; %.1f%%", sum/secs, most, below.steal, above.steal)
+}
+
+// hostSpeed is how fast this host hashes 64 MiB with SHA-256 on one core, in MB/s, the best
+// of three: a measure of the machine's own speed beside the cluster's, independent of Kafka,
+// taken before each search (a virtual machine's speed can move with its neighbours' load
+// in ways its steal column does not show).
+func hostSpeed() float64 {
+	buf := make([]byte, 64<<20)
+	best := 0.0
+	for range 3 {
+		start := time.Now()
+		_ = sha256.Sum256(buf)
+		best = max(best, float64(len(buf))/1e6/time.Since(start).Seconds())
+	}
+	return best
 }

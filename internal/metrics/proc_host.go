@@ -61,8 +61,11 @@ func ReadHostCPU(mount string) (HostCPU, error) {
 	if err != nil {
 		return HostCPU{}, fmt.Errorf("unable to read %s/stat: %w", mount, err)
 	}
-	return HostCPU{Total: c.Total, Steal: c.Steal}, nil
+	return c.host(), nil
 }
+
+// host is c's total and stolen time, the part HostCPU exports.
+func (c cpuTimes) host() HostCPU { return HostCPU{Total: c.Total, Steal: c.Steal} }
 
 // StealPctSince is the share of the host's CPU time stolen between prev and h, in percent:
 // on a virtual machine, how much of the CPUs other machines had. ok is false when no tick

@@ -426,11 +426,11 @@ func hostFields(prev, cur hostReading, dt float64, r Row) {
 		iowait := float64(cur.cpu.IOWait - prev.cpu.IOWait)
 		// Stolen time is neither this machine's work nor idle: it is its own field.
 		steal := 0.0
-		if cur.cpu.Steal >= prev.cpu.Steal {
-			steal = float64(cur.cpu.Steal - prev.cpu.Steal)
-			r.set(FieldHostCPUStealPct, steal/total*100)
+		if pct, ok := cur.cpu.host().StealPctSince(prev.cpu.host()); ok {
+			steal = pct
+			r.set(FieldHostCPUStealPct, pct)
 		}
-		r.set(FieldHostCPUBusyPct, (total-idle-iowait-steal)/total*100)
+		r.set(FieldHostCPUBusyPct, (total-idle-iowait)/total*100-steal)
 		r.set(FieldHostCPUIOWaitPct, iowait/total*100)
 	}
 	if dt > 0 && both("diskstats") {

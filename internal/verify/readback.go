@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/kafka"
@@ -108,13 +109,28 @@ func ReadBack(ctx context.Context, conn *kafka.Connection, topic string, partiti
 	return st, nil
 }
 
+// endOffsets lists each partition's high watermark. Right after a leader election the new
+// leader answers OFFSET_NOT_AVAILABLE until its high watermark has caught up (and a moved
+// leader NOT_LEADER_OR_FOLLOWER): both are retriable, so the listing is retried for up to
+// readStall before it is reported.
 func endOffsets(ctx context.Context, admin *kadm.Client, topic string, partitions int) (map[int32]int64, error) {
-	ends, err := admin.ListEndOffsets(ctx, topic)
-	if err == nil {
-		err = ends.Error()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("unable to list the end offsets of %s: %w", topic, err)
+	var ends kadm.ListedOffsets
+	for deadline := time.Now().Add(readStall); ; {
+		var err error
+		ends, err = admin.ListEndOffsets(ctx, topic)
+		if err == nil {
+			err = ends.Error()
+		}
+		if err == nil {
+			break
+		}
+		if !kerr.IsRetriable(err) || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("unable to list the end offsets of %s: %w", topic, err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 	out := map[int32]int64{}
 	for p := range int32(partitions) {

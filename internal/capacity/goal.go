@@ -67,6 +67,8 @@ type trialResult struct {
 	lossRatio float64
 	// phase is what the trial was for: each goal of a search reads its own phases' trials.
 	phase Phase
+	// latency is the SLO's percentile of the trial's latency (0 with nothing measured).
+	latency time.Duration
 }
 
 // sums are the four sums RFC 9971's Appendix A classifies a load from.

@@ -408,3 +408,53 @@ func TestSearchRefusesBadConfig(t *testing.T) {
 		t.Errorf("%d trials ran for bad configs", len(m.calls))
 	}
 }
+
+// TestSearchRetriesAFailureFarAboveItsLowerBound: a lower bound at 30,000 records/s and
+// one failed 20 s trial at 33,000 (undecided, so it bounds the bisection provisionally).
+// With the lower bound's p99 at most 0.15 of the 50 ms limit (7.5 ms), the failure is
+// tried again at once; above that the search bisects towards it, at sqrt(30000*33000) =
+// 31,464.
+func TestSearchRetriesAFailureFarAboveItsLowerBound(t *testing.T) {
+	for _, tt := range []struct {
+		lowerP99 time.Duration
+		next     float64
+	}{
+		{3 * time.Millisecond, 33000},
+		{7300 * time.Microsecond, 33000},
+		{7800 * time.Microsecond, 31464},
+		{30 * time.Millisecond, 31464},
+	} {
+		cfg := p99At50().withDefaults()
+		s := &search{cfg: cfg, loads: map[float64]*rateEvidence{}, max: 100000, opening: 2}
+		s.record(30000, cfg.Trial, PhaseFinal, Settle{}, outcome(30000, cfg.Trial, time.Millisecond, tt.lowerP99))
+		s.record(33000, cfg.Trial, PhaseFinal, Settle{}, outcome(33000, cfg.Trial, time.Millisecond, 10*time.Second))
+		rate, d, phase, ok := s.next()
+		if !ok || rate != tt.next || d != cfg.Trial || phase != PhaseFinal {
+			t.Errorf("lower bound's p99 %v: next %v %v %s (%v), want %v at %v, final", tt.lowerP99, rate, d, phase, ok, tt.next, cfg.Trial)
+		}
+	}
+}
+
+// TestSearchCostsTheLongestSettleAfterAFailure: a trial's expected cost is its warm-up
+// (2 s), its length (20 s) and the settle before it: the last one (1 s) after a trial that
+// passed, the longest so far (21 s) after one that failed or ran unthrottled.
+func TestSearchCostsTheLongestSettleAfterAFailure(t *testing.T) {
+	cfg := p99At50().withDefaults()
+	cfg.Warmup = 2 * time.Second
+	for _, tt := range []struct {
+		name string
+		rate float64
+		p99  time.Duration
+		want time.Duration
+	}{
+		{"after a pass", 30000, 10 * time.Millisecond, 23 * time.Second},
+		{"after a failure", 30000, time.Second, 43 * time.Second},
+		{"after an unthrottled trial", 0, time.Second, 43 * time.Second},
+	} {
+		s := &search{cfg: cfg, loads: map[float64]*rateEvidence{}, lastSettle: time.Second, longestSettle: 21 * time.Second}
+		s.record(tt.rate, cfg.Trial, PhaseFinal, Settle{}, outcome(30000, cfg.Trial, time.Millisecond, tt.p99))
+		if got := s.cost(cfg.Trial); got != tt.want {
+			t.Errorf("%s: cost %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -43,6 +43,12 @@ type noisyCluster struct {
 	rollFactor         float64
 	warmup             time.Duration
 	now, debtTo        time.Duration
+	// From disturbedFrom for disturbedFor the cluster has disturbedShare of its capacity
+	// (knee and saturation): the host's neighbours took its CPU (measured: 19 % of the
+	// host's time stolen, a 1-broker cluster failing at a third of the rate it passed
+	// before and after).
+	disturbedFrom, disturbedFor time.Duration
+	disturbedShare              float64
 }
 
 // rollKnee is the rate whose median trial with a segment roll in it has p99 at the limit:
@@ -76,15 +82,24 @@ func (n *noisyCluster) slowdown() float64 {
 	return f
 }
 
+// share is the capacity the cluster has at its clock's time: all of it but while disturbed.
+func (n *noisyCluster) share() float64 {
+	if n.disturbedFor > 0 && n.now >= n.disturbedFrom && n.now < n.disturbedFrom+n.disturbedFor {
+		return n.disturbedShare
+	}
+	return 1
+}
+
 func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Outcome, error) {
 	f := n.slowdown()
+	knee, c := n.knee*n.share(), n.c*n.share()
 	n.now += n.warmup + d
-	achieved, p99 := n.c, 10*time.Second
+	achieved, p99 := c, 10*time.Second
 	switch {
 	case rate == 0:
-		achieved = n.cold * n.c
+		achieved = n.cold * c
 		n.debtTo = n.now + n.debtFor
-	case rate < n.c:
+	case rate < c:
 		achieved = rate
 		window := math.Sqrt(float64(20*time.Second) / float64(d))
 		noise := math.Exp(n.sigma * window * n.rng.NormFloat64())
@@ -94,7 +109,7 @@ func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Ou
 		if n.rollEvery > 0 && n.rng.Float64() < float64(d)/float64(n.rollEvery) {
 			noise *= n.rollFactor
 		}
-		p99 = max(n.base, time.Duration(f*noise*float64(n.limit)*math.Pow(rate/n.knee, n.slope)))
+		p99 = max(n.base, time.Duration(f*noise*float64(n.limit)*math.Pow(rate/knee, n.slope)))
 	default:
 		n.debtTo = n.now + n.debtFor
 	}
@@ -122,7 +137,12 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // rates: every search ends within its budget with an answer; at least 95 % of them
 // converged and confirmed; the consistent range holds the capacity in at least 95 % of the
 // quieter searches and 90 % of the recorded-noise ones; and the bracket is not optimistic
-// beyond the consistent range's misses. It prints the figures (the closing numbers of
+// beyond the consistent range's misses. A fourth set is disturbed: once in each search the
+// cluster loses one to two thirds of its capacity for 1 to 3 minutes (the host's
+// neighbours, as measured here). What a search measured while disturbed it cannot tell
+// from the cluster, so those are held only to end within the budget with an answer, and
+// those whose disturbance ended at least 4 minutes before them to find the capacity again
+// (within 1 %) in at least 85 %. It prints the figures (the closing numbers of
 // docs/capacity.md come from here).
 func TestSearchUnderNoise(t *testing.T) {
 	// nearMiss is the resolution a 20 s trial has in rate at the recorded noise: sigma over
@@ -134,9 +154,10 @@ func TestSearchUnderNoise(t *testing.T) {
 	for _, tt := range []struct {
 		sigma      float64
 		rolls      bool
+		disturbed  bool
 		consistent int // at least, of 200
-	}{{0.2, false, 190}, {0.35, false, 180}, {0.35, true, 180}} {
-		var bracket, near, consistent, done int
+	}{{0.2, false, false, 190}, {0.35, false, false, 180}, {0.35, true, false, 180}, {0.35, false, true, 0}} {
+		var bracket, near, consistent, done, recovered, nearRecovered int
 		var trials, minutes []float64
 		for seed := range uint64(searches) {
 			n := newNoisyCluster(seed)
@@ -146,6 +167,13 @@ func TestSearchUnderNoise(t *testing.T) {
 				// costing the trial that holds it 1.5 to 3 times the latency.
 				n.rollEvery = time.Duration((10 + 40*n.rng.Float64()) * float64(time.Second))
 				n.rollFactor = 1.5 + 1.5*n.rng.Float64()
+			}
+			if tt.disturbed {
+				// Once in the search, for 1 to 3 minutes from its second to its fifth,
+				// the cluster has a third to two thirds of its capacity.
+				n.disturbedFrom = time.Duration((1 + 3*n.rng.Float64()) * float64(time.Minute))
+				n.disturbedFor = time.Duration((1 + 2*n.rng.Float64()) * float64(time.Minute))
+				n.disturbedShare = 1.0/3 + n.rng.Float64()/3
 			}
 			truth := n.rollKnee()
 			cfg := p99At50()
@@ -160,8 +188,15 @@ func TestSearchUnderNoise(t *testing.T) {
 			if b.Lower <= truth && truth <= b.Upper {
 				bracket++
 			}
-			if b.Lower*(1-nearMiss) <= truth && truth <= b.Upper*(1+nearMiss) {
+			isNear := b.Lower*(1-nearMiss) <= truth && truth <= b.Upper*(1+nearMiss)
+			if isNear {
 				near++
+			}
+			if tt.disturbed && res.Spent-(n.disturbedFrom+n.disturbedFor) >= 4*time.Minute {
+				recovered++
+				if isNear {
+					nearRecovered++
+				}
 			}
 			if c := b.Consistent; c[0] <= truth && (c[1] == 0 || truth <= c[1]) {
 				consistent++
@@ -177,9 +212,16 @@ func TestSearchUnderNoise(t *testing.T) {
 		}
 		slices.Sort(trials)
 		slices.Sort(minutes)
-		t.Logf("sigma %v, rolls %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
-			tt.sigma, tt.rolls, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
+		t.Logf("sigma %v, rolls %v, disturbed %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
+			tt.sigma, tt.rolls, tt.disturbed, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
 			minutes[searches/2], minutes[searches*9/10], minutes[searches-1])
+		if tt.disturbed {
+			t.Logf("disturbed: %d searches outlasted their disturbance by 4 minutes or more; the bracket holds the capacity within %.0f%% in %d of them", recovered, 100*nearMiss, nearRecovered)
+			if nearRecovered < recovered*85/100 || recovered < searches/4 {
+				t.Errorf("disturbed: within %.0f%% in %d of %d searches that outlasted their disturbance, want at least 85%% of at least %d", 100*nearMiss, nearRecovered, recovered, searches/4)
+			}
+			continue
+		}
 		if near < searches*95/100 {
 			t.Errorf("sigma %v: the bracket holds the capacity within %.0f%% in %d of %d searches, want at least 95%%", tt.sigma, 100*nearMiss, near, searches)
 		}

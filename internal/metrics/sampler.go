@@ -199,6 +199,16 @@ func (s *Sampler) Start(ctx context.Context) {
 	}()
 }
 
+// MaxRowDelay is the longest after a moment until every source has a row covering it: the
+// interval to the next reading, and that reading's scrapes at their timeout.
+func (s *Sampler) MaxRowDelay() time.Duration {
+	timeout := s.cfg.HTTPClient.Timeout
+	if timeout <= 0 {
+		timeout = scrapeTimeoutFloor
+	}
+	return s.cfg.Interval + timeout
+}
+
 // Stop ends sampling and returns the series recorded. It may be called more than once.
 func (s *Sampler) Stop() Series {
 	s.mu.Lock()

@@ -408,3 +408,26 @@ func TestSamplerStopMidScrape(t *testing.T) {
 		t.Errorf("after a reading cut short: %d rows, %d errors (%s); want none", len(b.Rows), b.Errors, b.LastError)
 	}
 }
+
+// MaxRowDelay is one interval and the scrapes' timeout: the default client's (five
+// intervals, at least 5 s) or the one given.
+func TestSamplerMaxRowDelay(t *testing.T) {
+	for _, tt := range []struct {
+		interval time.Duration
+		client   *http.Client
+		want     time.Duration
+	}{
+		{time.Second, nil, 6 * time.Second},
+		{2 * time.Second, nil, 12 * time.Second},
+		{time.Second, &http.Client{Timeout: 3 * time.Second}, 4 * time.Second},
+		{time.Second, &http.Client{}, 6 * time.Second},
+	} {
+		s, err := NewSampler(SamplerConfig{Interval: tt.interval, HTTPClient: tt.client})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.MaxRowDelay(); got != tt.want {
+			t.Errorf("interval %v, client %+v: %v, want %v", tt.interval, tt.client, got, tt.want)
+		}
+	}
+}

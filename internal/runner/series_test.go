@@ -29,3 +29,31 @@ func TestSeriesRowsKeepProduceTime(t *testing.T) {
 		t.Errorf("Produce p99 mean %v, want 15", got)
 	}
 }
+
+// A window shorter than one interval keeps the row that covers it, also when a slow scrape
+// made that row longer than an interval: readings at 0 s, then 2.5 s (the one due at 1 s
+// waited on a scrape), cover a window from 0.5 s to 0.525 s; a row at 1 s covers 0-1 s.
+func TestSeriesRowsCoverAShortWindow(t *testing.T) {
+	start := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	at := func(ms int) metrics.Row {
+		return metrics.Row{Time: start.Add(time.Duration(ms) * time.Millisecond), Values: map[string]float64{"cpu_cores": 1}}
+	}
+	for _, tt := range []struct {
+		name string
+		rows []metrics.Row
+		want []float64 // T of the rows kept, seconds since the window began
+	}{
+		{"on time", []metrics.Row{at(0), at(1000), at(2000)}, []float64{0.5}},
+		{"after a slow scrape", []metrics.Row{at(0), at(2500), at(3500)}, []float64{2}},
+		{"first row after a slow scrape", []metrics.Row{at(2500)}, nil},
+	} {
+		series := metrics.Series{Brokers: []metrics.BrokerSeries{{ID: 1, Rows: tt.rows}}}
+		var got []float64
+		for _, r := range seriesRows(series, start.Add(500*time.Millisecond), start.Add(525*time.Millisecond)) {
+			got = append(got, r.T)
+		}
+		if len(got) != len(tt.want) || (len(got) > 0 && got[0] != tt.want[0]) {
+			t.Errorf("%s: rows at %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -135,8 +135,14 @@ func (w *window) clientRows(total int64) []results.ClientRow {
 func seriesRows(s metrics.Series, start, end time.Time) []results.SeriesRow {
 	var out []results.SeriesRow
 	keep := func(label string, rows []metrics.Row) {
-		for _, r := range rows {
-			if !r.Time.After(start) || !r.Time.Add(-sampleInterval).Before(end) {
+		for k, r := range rows {
+			// A row covers the time since the reading before it: one interval, or more
+			// after a slow scrape.
+			from := r.Time.Add(-sampleInterval)
+			if k > 0 && rows[k-1].Time.Before(from) {
+				from = rows[k-1].Time
+			}
+			if !r.Time.After(start) || !from.Before(end) {
 				continue
 			}
 			out = append(out, results.SeriesRow{T: r.Time.Sub(start).Seconds(), Broker: label, Fields: r.Values})
@@ -150,11 +156,12 @@ func seriesRows(s metrics.Series, start, end time.Time) []results.SeriesRow {
 	return out
 }
 
-// awaitRows waits until every broker has a row covering end (at or after it), at most two
-// intervals (a slow scrape adds its timeout), so the window's end is measured too; not
-// after cancellation.
+// awaitRows waits until every broker has a row covering end (at or after it), so the
+// window's end is measured too: at most until the sampler's next reading has had its
+// scrapes' timeout (a JMX scrape on a busy host can take longer than an interval, and a
+// window shorter than one would otherwise have no row at all); not after cancellation.
 func awaitRows(ctx context.Context, s *metrics.Sampler, end time.Time) {
-	deadline := end.Add(2 * sampleInterval)
+	deadline := end.Add(s.MaxRowDelay())
 	for ctx.Err() == nil && time.Now().Before(deadline) && !rowsReach(s.Snapshot(), end) {
 		time.Sleep(sampleInterval / 20)
 	}

@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -104,6 +106,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	}
 	defer os.RemoveAll(dir)
 	cdir := filepath.Join(dir, "cluster")
+	// Set before the cluster starts, so that an interrupt while it starts stops it too.
+	stopOnSignal(kbench, cdir)
 	out, err := exec.Command(kbench, append([]string{"cluster", "up", "--dir", cdir}, sh.args...)...).CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("cluster up: %v: %s", err, out)
@@ -122,7 +126,6 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	if bootstrap == "" {
 		return 0, fmt.Errorf("no plain listener in: %s", out)
 	}
-	stopOnSignal(kbench, cdir)
 	probeTopic := fmt.Sprintf("capcheck-%d-probe", time.Now().Unix())
 	defer func() {
 		if err := deleteTopics(bootstrap, probeTopic); err != nil {
@@ -277,16 +280,25 @@ func settle(kbench, bootstrap, topic string, baseline float64) error {
 }
 
 // stopOnSignal stops the cluster in cdir (by its PIDs, as kbench cluster down does) when
-// the bench is interrupted.
+// the bench is interrupted: the cluster of the shape being checked, whose directory the
+// handler, registered once, reads when the signal comes.
 func stopOnSignal(kbench, cdir string) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-sig
-		_ = exec.Command(kbench, "cluster", "down", "--dir", cdir).Run()
-		os.Exit(130)
-	}()
+	clusterDir.Store(&cdir)
+	signalOnce.Do(func() {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			<-sig
+			_ = exec.Command(kbench, "cluster", "down", "--dir", *clusterDir.Load()).Run()
+			os.Exit(130)
+		}()
+	})
 }
+
+var (
+	clusterDir atomic.Pointer[string]
+	signalOnce sync.Once
+)
 
 func shapeIndex(sh shape) int {
 	for i, s := range shapes {

@@ -30,8 +30,8 @@ func (r *Result) Record() *results.Capacity {
 			steal = &t.HostStealPct
 		}
 		out.Trials = append(out.Trials, results.CapacityTrial{
-			HostStealPct: steal,
-			N:            t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
+			HostStealPct: steal, Disturbed: t.Disturbed,
+			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
 			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),
 			LossRatio: t.LossRatio, Pass: t.Pass, Reasons: t.Reasons,

@@ -105,7 +105,7 @@ func (s *search) bracket(i int, slo SLO) Bracket {
 func (s *search) consistent(i int) [2]float64 {
 	pass, fail := map[float64]int{}, map[float64]int{}
 	for _, t := range s.trials {
-		if t.Phase != PhaseFinal && t.Phase != PhaseConfirm {
+		if (t.Phase != PhaseFinal && t.Phase != PhaseConfirm) || t.Disturbed {
 			continue
 		}
 		if t.Pass[i] {
@@ -144,7 +144,7 @@ func (s *search) atLower(b *Bracket) {
 	merged := metrics.NewHistogram()
 	first := true
 	for _, t := range s.trials {
-		if t.Offered != b.Lower || t.outcome.Latency == nil {
+		if t.Offered != b.Lower || t.outcome.Latency == nil || t.Disturbed {
 			continue
 		}
 		merged.Merge(t.outcome.Latency)

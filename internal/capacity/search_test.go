@@ -458,3 +458,47 @@ func TestSearchCostsTheLongestSettleAfterAFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSetsAsideDisturbedFailures: a lower bound at 30,000 records/s, nothing above
+// it yet, the unthrottled bound 100,000: the search bisects towards 0.9 of the bound, at
+// sqrt(30000 * 90000) = 51,962. A failure there while the hypervisor took 2% or more of the
+// host is set aside and the same rate is tried again; a failure under 2%, a pass at any
+// steal, or a failure once MaxDisturbed trials were set aside counts (one failure leaves
+// 51,962 undecided, bounding the bisection below it: next sqrt(30000 * 51962) = 39,482; a
+// pass makes it the lower bound, and the search bisects on towards 90,000: 68,386).
+func TestSearchSetsAsideDisturbedFailures(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		p99       time.Duration
+		steal     float64
+		read      bool
+		before    int // trials already set aside
+		disturbed bool
+		next      float64
+	}{
+		{"failed, 9% stolen", time.Second, 9, true, 0, true, 51962},
+		{"failed, 2% stolen", time.Second, 2, true, 0, true, 51962},
+		{"failed, 1.9% stolen", time.Second, 1.9, true, 0, false, 39482},
+		{"failed, steal not read", time.Second, 9, false, 0, false, 39482},
+		{"passed, 9% stolen", 10 * time.Millisecond, 9, true, 0, false, 68386},
+		{"failed, 9% stolen, the last set aside", time.Second, 9, true, MaxDisturbed - 1, true, 51962},
+		{"failed, 9% stolen, none left to set aside", time.Second, 9, true, MaxDisturbed, false, 39482},
+	} {
+		cfg := p99At50().withDefaults()
+		s := &search{cfg: cfg, loads: map[float64]*rateEvidence{}, max: 100000, opening: 2, disturbed: tt.before}
+		s.record(30000, cfg.Trial, PhaseFinal, Settle{}, outcome(30000, cfg.Trial, time.Millisecond, 20*time.Millisecond))
+		if rate, _, _, _ := s.next(); rate != 51962 {
+			t.Fatalf("%s: first step to %v, want 51962", tt.name, rate)
+		}
+		o := outcome(51962, cfg.Trial, time.Millisecond, tt.p99)
+		o.HostStealPct, o.HostStealRead = tt.steal, tt.read
+		s.record(51962, cfg.Trial, PhaseFinal, Settle{}, o)
+		tr := s.trials[1]
+		if tr.Disturbed != tt.disturbed || (s.loads[51962] == nil) != tt.disturbed {
+			t.Errorf("%s: disturbed %v, evidence at 51962 %v; want disturbed %v", tt.name, tr.Disturbed, s.loads[51962] != nil, tt.disturbed)
+		}
+		if rate, _, _, _ := s.next(); rate != tt.next {
+			t.Errorf("%s: next %v, want %v", tt.name, rate, tt.next)
+		}
+	}
+}

@@ -49,6 +49,10 @@ type noisyCluster struct {
 	// before and after).
 	disturbedFrom, disturbedFor time.Duration
 	disturbedShare              float64
+	// stealSeen, when set, has each trial read the host's steal: stealWhileDisturbed
+	// percent during the disturbance, 0.3 otherwise.
+	stealSeen           bool
+	stealWhileDisturbed float64
 }
 
 // rollKnee is the rate whose median trial with a segment roll in it has p99 at the limit:
@@ -92,7 +96,8 @@ func (n *noisyCluster) share() float64 {
 
 func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Outcome, error) {
 	f := n.slowdown()
-	knee, c := n.knee*n.share(), n.c*n.share()
+	share := n.share()
+	knee, c := n.knee*share, n.c*share
 	n.now += n.warmup + d
 	achieved, p99 := c, 10*time.Second
 	switch {
@@ -118,6 +123,12 @@ func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Ou
 	}
 	o := outcome(achieved, d, n.base/2, p99)
 	o.Elapsed = n.warmup + d
+	if n.stealSeen {
+		o.HostStealRead, o.HostStealPct = true, 0.3
+		if share < 1 {
+			o.HostStealPct = n.stealWhileDisturbed
+		}
+	}
 	return o, nil
 }
 
@@ -142,8 +153,10 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // neighbours, as measured here). What a search measured while disturbed it cannot tell
 // from the cluster, so those are held only to end within the budget with an answer, and
 // those whose disturbance ended at least 4 minutes before them to find the capacity again
-// (within 1 %) in at least 85 %. It prints the figures (the closing numbers of
-// docs/capacity.md come from here).
+// (within 1 %) in at least 85 %. A fifth set is the fourth with the host's steal read in
+// each trial (2.3-18.9 % while disturbed, as recorded, 0.3 % otherwise), so that the search
+// sets aside the failures it caused: at least 85 % of all its searches within 1 %. It
+// prints the figures (the closing numbers of docs/capacity.md come from here).
 func TestSearchUnderNoise(t *testing.T) {
 	// nearMiss is the resolution a 20 s trial has in rate at the recorded noise: sigma over
 	// the knee's slope, 0.35/30 to 0.35/15 (1.2 % to 2.3 %). A capacity that close to an end
@@ -155,8 +168,9 @@ func TestSearchUnderNoise(t *testing.T) {
 		sigma      float64
 		rolls      bool
 		disturbed  bool
+		stealSeen  bool
 		consistent int // at least, of 200
-	}{{0.2, false, false, 190}, {0.35, false, false, 180}, {0.35, true, false, 180}, {0.35, false, true, 0}} {
+	}{{0.2, false, false, false, 190}, {0.35, false, false, false, 180}, {0.35, true, false, false, 180}, {0.35, false, true, false, 0}, {0.35, false, true, true, 0}} {
 		var bracket, near, consistent, done, recovered, nearRecovered int
 		var trials, minutes []float64
 		for seed := range uint64(searches) {
@@ -174,6 +188,8 @@ func TestSearchUnderNoise(t *testing.T) {
 				n.disturbedFrom = time.Duration((1 + 3*n.rng.Float64()) * float64(time.Minute))
 				n.disturbedFor = time.Duration((1 + 2*n.rng.Float64()) * float64(time.Minute))
 				n.disturbedShare = 1.0/3 + n.rng.Float64()/3
+				// The steal recorded during such spells: 2.3 to 18.9 %.
+				n.stealSeen, n.stealWhileDisturbed = tt.stealSeen, 2.3+16.6*n.rng.Float64()
 			}
 			truth := n.rollKnee()
 			cfg := p99At50()
@@ -212,13 +228,18 @@ func TestSearchUnderNoise(t *testing.T) {
 		}
 		slices.Sort(trials)
 		slices.Sort(minutes)
-		t.Logf("sigma %v, rolls %v, disturbed %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
-			tt.sigma, tt.rolls, tt.disturbed, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
+		t.Logf("sigma %v, rolls %v, disturbed %v, steal seen %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
+			tt.sigma, tt.rolls, tt.disturbed, tt.stealSeen, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
 			minutes[searches/2], minutes[searches*9/10], minutes[searches-1])
 		if tt.disturbed {
 			t.Logf("disturbed: %d searches outlasted their disturbance by 4 minutes or more; the bracket holds the capacity within %.0f%% in %d of them", recovered, 100*nearMiss, nearRecovered)
 			if nearRecovered < recovered*85/100 || recovered < searches/4 {
 				t.Errorf("disturbed: within %.0f%% in %d of %d searches that outlasted their disturbance, want at least 85%% of at least %d", 100*nearMiss, nearRecovered, recovered, searches/4)
+			}
+			// Where the trials read the steal, the failures it caused are set aside, so
+			// most searches find the capacity whenever the disturbance came.
+			if tt.stealSeen && near < searches*85/100 {
+				t.Errorf("disturbed, steal seen: within %.0f%% in %d of %d searches, want at least 85%%", 100*nearMiss, near, searches)
 			}
 			continue
 		}

@@ -179,8 +179,8 @@ func TestCapacityStealNoted(t *testing.T) {
 		noted bool
 	}{
 		{"idle host", trial(1, 1.3, true), false},
-		{"just under", trial(2, 4.9, true), false},
-		{"at the threshold", trial(3, 5, true), true},
+		{"just under", trial(2, 1.9, true), false},
+		{"at the threshold", trial(3, 2, true), true},
 		{"not read", trial(4, 34, false), false},
 	} {
 		if got := strings.Contains(capacityTrialLine(tt.trial, slos), "stolen by the hypervisor"); got != tt.noted {
@@ -190,12 +190,23 @@ func TestCapacityStealNoted(t *testing.T) {
 	if got := capacityTrialLine(trial(5, 34.2, true), slos); !strings.HasSuffix(got, note) {
 		t.Errorf("trial line %q, want it to end %q", got, note)
 	}
-	// Three of five trials lost 5% or more, the most 34.2% (printed 34%); the idle and
+	// A disturbed trial (it failed at 2% or more) says it was set aside.
+	disturbed := trial(6, 9.4, true)
+	disturbed.Pass, disturbed.Reasons, disturbed.Disturbed = []bool{false}, [][]string{{"p99 1952.8 ms > 50.0 ms"}}, true
+	if got := capacityTrialLine(disturbed, slos); !strings.HasSuffix(got, " [host: 9% of its CPU time stolen by the hypervisor: not counted, tried again]") {
+		t.Errorf("disturbed trial line %q", got)
+	}
+	// Three of five trials lost 2% or more, the most 34.2% (printed 34%); the idle and
 	// unread ones do not count.
-	trials := []capacity.Trial{trial(1, 1.3, true), trial(2, 12, true), trial(3, 34.2, true), trial(4, 90, false), trial(5, 5, true)}
-	want := "host: up to 34% of its CPU time stolen by the hypervisor (3 of 5 trials lost 5% or more): figures measured then are the host's neighbours' as much as the cluster's"
+	trials := []capacity.Trial{trial(1, 1.3, true), trial(2, 12, true), trial(3, 34.2, true), trial(4, 90, false), trial(5, 2, true)}
+	want := "host: up to 34% of its CPU time stolen by the hypervisor (3 of 5 trials lost 2% or more): figures measured then are the host's neighbours' as much as the cluster's"
 	if got := stealLine(trials); got != want {
 		t.Errorf("stealLine:\n got %q\nwant %q", got, want)
+	}
+	// With the disturbed one: four of six, one set aside.
+	want = "host: up to 34% of its CPU time stolen by the hypervisor (4 of 6 trials lost 2% or more; 1 failed then, set aside and tried again): figures measured then are the host's neighbours' as much as the cluster's"
+	if got := stealLine(append(trials, disturbed)); got != want {
+		t.Errorf("stealLine with a disturbed trial:\n got %q\nwant %q", got, want)
 	}
 	if got := stealLine(trials[:1]); got != "" {
 		t.Errorf("stealLine of an idle host: %q, want none", got)

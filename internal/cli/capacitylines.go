@@ -46,7 +46,10 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	line := fmt.Sprintf("trial %d (%s, %v): %s, %s achieved (%.1f MiB/s), p50 %s, p99 %s, p99.9 %s: %s",
 		t.N, t.Phase, t.Duration, offered, groupDigits(t.Achieved), t.MiBPerSec, msText(t.P50), msText(t.P99), msText(t.P999),
 		strings.Join(verdict, ", "))
-	if t.HostStealRead && t.HostStealPct >= stealNoted {
+	switch {
+	case t.Disturbed:
+		line += fmt.Sprintf(" [host: %.0f%% of its CPU time stolen by the hypervisor: not counted, tried again]", t.HostStealPct)
+	case t.HostStealRead && t.HostStealPct >= stealNoted:
 		line += fmt.Sprintf(" [host: %.0f%% of its CPU time stolen by the hypervisor]", t.HostStealPct)
 	}
 	if st := t.Settle; st.Probes > 0 {
@@ -59,29 +62,34 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	return line
 }
 
-// stealNoted is the share of CPU time stolen (percent) from which a trial line says so: on
-// the 2-core virtual machine these searches were measured on, an idle host lost 1.3%, and one
-// search whose cluster fell from 39,000 to 25,000 records/s in minutes lost 16% over its 15
-// minutes.
-const stealNoted = 5
+// stealNoted is the share of CPU time stolen (percent) from which a trial line says so: the
+// share from which a failed trial is set aside as disturbed (see capacity.DisturbedStealPct
+// for what was measured).
+const stealNoted = capacity.DisturbedStealPct
 
 // stealLine says how much CPU time the host lost to other machines during the trials, when
 // a trial lost stealNoted percent or more, or "":
 //
-//	host: up to 34% of its CPU time stolen by the hypervisor (4 of 21 trials lost 5% or more): figures measured then are the host's neighbours' as much as the cluster's
+//	host: up to 34% of its CPU time stolen by the hypervisor (4 of 21 trials lost 2% or more; 3 failed then, set aside and tried again): figures measured then are the host's neighbours' as much as the cluster's
 func stealLine(trials []capacity.Trial) string {
-	most, noted := 0.0, 0
+	most, noted, disturbed := 0.0, 0, 0
 	for _, t := range trials {
 		if t.HostStealRead && t.HostStealPct >= stealNoted {
 			noted++
 			most = max(most, t.HostStealPct)
 		}
+		if t.Disturbed {
+			disturbed++
+		}
 	}
 	if noted == 0 {
 		return ""
 	}
-	return fmt.Sprintf("host: up to %.0f%% of its CPU time stolen by the hypervisor (%d of %d trials lost %d%% or more): figures measured then are the host's neighbours' as much as the cluster's",
-		most, noted, len(trials), stealNoted)
+	line := fmt.Sprintf("host: up to %.0f%% of its CPU time stolen by the hypervisor (%d of %d trials lost %d%% or more", most, noted, len(trials), stealNoted)
+	if disturbed > 0 {
+		line += fmt.Sprintf("; %d failed then, set aside and tried again", disturbed)
+	}
+	return line + "): figures measured then are the host's neighbours' as much as the cluster's"
 }
 
 // capacityLine is the answer for one SLO:

@@ -115,6 +115,9 @@ type CapacityTrial struct {
 	// other machines during the trial (/proc/stat's steal), in percent; absent where it
 	// could not be read.
 	HostStealPct *float64 `json:"host_steal_pct,omitempty"`
+	// Disturbed marks a trial that failed while the hypervisor took 2% or more of the host's
+	// CPU time: it is not counted in the classification, and its rate was tried again.
+	Disturbed bool `json:"disturbed,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

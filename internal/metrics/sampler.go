@@ -286,6 +286,7 @@ func (s *Sampler) sampleBroker(ctx context.Context, b *brokerState, now time.Tim
 			if b.proc != nil {
 				hasPrev = true
 				b.procPrevAt = b.proc.at
+				row.From = b.proc.at
 				procFields(*b.proc, cur, b.allotment, s.cfg.PageSize, row)
 			}
 			b.proc = &cur
@@ -305,6 +306,9 @@ func (s *Sampler) sampleBroker(ctx context.Context, b *brokerState, now time.Tim
 		} else {
 			if b.prom != nil {
 				hasPrev = true
+				if row.From.IsZero() || b.promAt.Before(row.From) {
+					row.From = b.promAt
+				}
 				dt := at.Sub(b.promAt).Seconds()
 				pools := 1
 				if b.target.Combined {
@@ -416,6 +420,7 @@ func (s *Sampler) sampleHost(now time.Time) (*Row, error) {
 		return nil, err
 	}
 	row := newRow(now)
+	row.From = prevAt
 	dt := at.Sub(prevAt).Seconds()
 	hostFields(*prev, cur, dt, row)
 	if dt > 0 && prev.have["cgroup"] && cur.have["cgroup"] && cur.cgroupCPU >= prev.cgroupCPU {

@@ -431,3 +431,34 @@ func TestSamplerMaxRowDelay(t *testing.T) {
 		}
 	}
 }
+
+// Each row starts where the reading before it was taken: the first one at the sampler's
+// first reading (which makes no row), also when that reading's scrape held the next one
+// back 3.5 s rather than one interval.
+func TestSamplerRowsStartAtTheReadingBefore(t *testing.T) {
+	exp := &fakeExporter{}
+	srv := httptest.NewServer(exp)
+	defer srv.Close()
+	proc := procDirOf(t, fstest.MapFS{"100/stat": {Data: pidStat(0, 1, 1)}})
+	s, err := NewSampler(SamplerConfig{Proc: proc, Brokers: []BrokerTarget{{ID: 3, PID: 100, MetricsURL: srv.URL, CPUAllotment: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp.set("kafka_server_bytes_in_total 0\n")
+	var now time.Time
+	s.clock = func() time.Time { return now }
+	for _, at := range []float64{1000, 1003.5, 1004.5} {
+		now = time.Unix(0, int64(at*float64(time.Second)))
+		s.sample(context.Background())
+	}
+	b := s.Snapshot().Brokers[0]
+	if len(b.Rows) != 2 {
+		t.Fatalf("rows %+v, want two", b.Rows)
+	}
+	for i, want := range [][2]float64{{1000, 1003.5}, {1003.5, 1004.5}} {
+		r := b.Rows[i]
+		if from, to := float64(r.From.UnixNano())/1e9, float64(r.Time.UnixNano())/1e9; from != want[0] || to != want[1] {
+			t.Errorf("row %d covers %v-%v, want %v-%v", i, from, to, want[0], want[1])
+		}
+	}
+}

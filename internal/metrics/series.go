@@ -46,8 +46,10 @@ type BrokerSeries struct {
 // Row is one interval's values, keyed by the field names documented in Fields. A field that
 // could not be measured is absent.
 type Row struct {
-	// Time is the end of the interval.
+	// Time is the end of the interval, From its start: the reading before it, one interval
+	// earlier or more after a slow scrape (zero where not known).
 	Time time.Time `json:"time"`
+	From time.Time `json:"from,omitzero"`
 	// Values maps field name to value.
 	Values map[string]float64 `json:"values"`
 }
@@ -82,7 +84,7 @@ func cloneRows(rows []Row) []Row {
 	}
 	out := make([]Row, len(rows))
 	for i, r := range rows {
-		out[i] = Row{Time: r.Time, Values: make(map[string]float64, len(r.Values))}
+		out[i] = Row{Time: r.Time, From: r.From, Values: make(map[string]float64, len(r.Values))}
 		for k, v := range r.Values {
 			out[i].Values[k] = v
 		}

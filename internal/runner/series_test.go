@@ -32,11 +32,16 @@ func TestSeriesRowsKeepProduceTime(t *testing.T) {
 
 // A window shorter than one interval keeps the row that covers it, also when a slow scrape
 // made that row longer than an interval: readings at 0 s, then 2.5 s (the one due at 1 s
-// waited on a scrape), cover a window from 0.5 s to 0.525 s; a row at 1 s covers 0-1 s.
+// waited on a scrape), cover a window from 0.5 s to 0.525 s; a row at 1 s covers 0-1 s. The
+// first row's start is the sampler's first reading (Row.From), which made no row.
 func TestSeriesRowsCoverAShortWindow(t *testing.T) {
 	start := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
 	at := func(ms int) metrics.Row {
 		return metrics.Row{Time: start.Add(time.Duration(ms) * time.Millisecond), Values: map[string]float64{"cpu_cores": 1}}
+	}
+	from := func(r metrics.Row, ms int) metrics.Row {
+		r.From = start.Add(time.Duration(ms) * time.Millisecond)
+		return r
 	}
 	for _, tt := range []struct {
 		name string
@@ -45,7 +50,8 @@ func TestSeriesRowsCoverAShortWindow(t *testing.T) {
 	}{
 		{"on time", []metrics.Row{at(0), at(1000), at(2000)}, []float64{0.5}},
 		{"after a slow scrape", []metrics.Row{at(0), at(2500), at(3500)}, []float64{2}},
-		{"first row after a slow scrape", []metrics.Row{at(2500)}, nil},
+		{"first row after a slow scrape, its start unknown", []metrics.Row{at(2500)}, nil},
+		{"first row after a slow first scrape", []metrics.Row{from(at(2500), 0)}, []float64{2}},
 	} {
 		series := metrics.Series{Brokers: []metrics.BrokerSeries{{ID: 1, Rows: tt.rows}}}
 		var got []float64

@@ -137,10 +137,14 @@ func seriesRows(s metrics.Series, start, end time.Time) []results.SeriesRow {
 	keep := func(label string, rows []metrics.Row) {
 		for k, r := range rows {
 			// A row covers the time since the reading before it: one interval, or more
-			// after a slow scrape.
-			from := r.Time.Add(-sampleInterval)
-			if k > 0 && rows[k-1].Time.Before(from) {
-				from = rows[k-1].Time
+			// after a slow scrape (the first most of all: a window shorter than it would
+			// otherwise have no row).
+			from := r.From
+			if from.IsZero() {
+				from = r.Time.Add(-sampleInterval)
+				if k > 0 && rows[k-1].Time.Before(from) {
+					from = rows[k-1].Time
+				}
 			}
 			if !r.Time.After(start) || !from.Before(end) {
 				continue

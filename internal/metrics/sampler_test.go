@@ -210,16 +210,24 @@ func TestSamplerBothPaths(t *testing.T) {
 	}
 }
 
-// A failing source is counted and named; the other source's fields still arrive.
-func TestSamplerSourceFailure(t *testing.T) {
+// oneBrokerSampler is a sampler of broker 3: pid 100 under a fake /proc, and a fake
+// exporter, both stopped with the test.
+func oneBrokerSampler(t *testing.T) (*Sampler, *fakeExporter, string) {
+	t.Helper()
 	exp := &fakeExporter{}
 	srv := httptest.NewServer(exp)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	proc := procDirOf(t, fstest.MapFS{"100/stat": {Data: pidStat(0, 1, 1)}})
 	s, err := NewSampler(SamplerConfig{Proc: proc, Brokers: []BrokerTarget{{ID: 3, PID: 100, MetricsURL: srv.URL, CPUAllotment: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, exp, proc
+}
+
+// A failing source is counted and named; the other source's fields still arrive.
+func TestSamplerSourceFailure(t *testing.T) {
+	s, exp, proc := oneBrokerSampler(t)
 	now := time.Unix(1000, 0)
 	s.clock = func() time.Time { return now }
 	exp.set("kafka_server_bytes_in_total 0\n")
@@ -436,14 +444,7 @@ func TestSamplerMaxRowDelay(t *testing.T) {
 // first reading (which makes no row), also when that reading's scrape held the next one
 // back 3.5 s rather than one interval.
 func TestSamplerRowsStartAtTheReadingBefore(t *testing.T) {
-	exp := &fakeExporter{}
-	srv := httptest.NewServer(exp)
-	defer srv.Close()
-	proc := procDirOf(t, fstest.MapFS{"100/stat": {Data: pidStat(0, 1, 1)}})
-	s, err := NewSampler(SamplerConfig{Proc: proc, Brokers: []BrokerTarget{{ID: 3, PID: 100, MetricsURL: srv.URL, CPUAllotment: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, exp, _ := oneBrokerSampler(t)
 	exp.set("kafka_server_bytes_in_total 0\n")
 	var now time.Time
 	s.clock = func() time.Time { return now }

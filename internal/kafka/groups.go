@@ -84,22 +84,19 @@ func (o *Owned) DeleteGroup(ctx context.Context, admin *kadm.Client, name string
 			return false, nil
 		}
 	}
-	for {
+	err = Retry(ctx, time.Time{}, groupRetry, func() error {
 		resp, err := admin.DeleteGroup(ctx, name)
 		if err == nil {
 			err = resp.Err
 		}
-		if err == nil || errors.Is(err, kerr.GroupIDNotFound) {
-			forget()
-			return err == nil, nil
-		}
-		if !kerr.IsRetriable(err) && !errors.Is(err, kerr.NonEmptyGroup) {
-			return false, fmt.Errorf("delete consumer group %s: %w", name, err)
-		}
-		select {
-		case <-ctx.Done():
-			return false, fmt.Errorf("delete consumer group %s: %w (gave up)", name, err)
-		case <-time.After(groupRetry):
-		}
+		return err
+	}, kerr.NonEmptyGroup)
+	switch {
+	case err == nil || errors.Is(err, kerr.GroupIDNotFound):
+		forget()
+		return err == nil, nil
+	case ctx.Err() != nil:
+		return false, fmt.Errorf("delete consumer group %s: %w (gave up)", name, err)
 	}
+	return false, fmt.Errorf("delete consumer group %s: %w", name, err)
 }

@@ -2,6 +2,7 @@ package preflight
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kbench/kbench/internal/kafka"
 )
 
 // prefixProbeName is the topic name under Need.CreatePrefix whose permissions are checked;
@@ -265,28 +268,30 @@ func (c *checker) checkGroup(ctx context.Context) error {
 	// The group coordinator may not be ready (a cluster's first group creates
 	// __consumer_offsets): retry the retriable errors for a few seconds, then leave the
 	// rest to the consumer, which retries on its own.
-	for range 10 {
-		ops, err := c.describeGroup(ctx)
-		if err == nil {
-			if !allowed(ops, kmsg.ACLOperationRead) {
-				return c.denied("Read", "group", c.need.Group)
-			}
-			return nil
-		}
-		if e, ok := err.(*kerr.Error); ok && e.Code == kerr.GroupAuthorizationFailed.Code {
+	var ops int32
+	err := kafka.Retry(ctx, time.Now().Add(groupWait), 500*time.Millisecond, func() error {
+		var err error
+		ops, err = c.describeGroup(ctx)
+		return err
+	})
+	switch {
+	case err == nil:
+		if !allowed(ops, kmsg.ACLOperationRead) {
 			return c.denied("Read", "group", c.need.Group)
 		}
-		if !kerr.IsRetriable(err) {
-			return c.explain(ctx, err, "describing group "+c.need.Group)
-		}
-		select {
-		case <-ctx.Done():
-			return c.explain(ctx, ctx.Err(), "describing group "+c.need.Group)
-		case <-time.After(500 * time.Millisecond):
-		}
+		return nil
+	case errors.Is(err, kerr.GroupAuthorizationFailed):
+		return c.denied("Read", "group", c.need.Group)
+	case ctx.Err() != nil:
+		return c.explain(ctx, ctx.Err(), "describing group "+c.need.Group)
+	case !kerr.IsRetriable(err):
+		return c.explain(ctx, err, "describing group "+c.need.Group)
 	}
 	return nil
 }
+
+// groupWait is how long checkGroup retries a group coordinator that is not ready.
+const groupWait = 5 * time.Second
 
 // describeGroup returns the operations the client may perform on Need.Group, or the
 // request's or the group's error.

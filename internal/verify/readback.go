@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/kafka"
@@ -115,22 +114,15 @@ func ReadBack(ctx context.Context, conn *kafka.Connection, topic string, partiti
 // readStall before it is reported.
 func endOffsets(ctx context.Context, admin *kadm.Client, topic string, partitions int) (map[int32]int64, error) {
 	var ends kadm.ListedOffsets
-	for deadline := time.Now().Add(readStall); ; {
+	err := kafka.Retry(ctx, time.Now().Add(readStall), 250*time.Millisecond, func() error {
 		var err error
-		ends, err = admin.ListEndOffsets(ctx, topic)
-		if err == nil {
+		if ends, err = admin.ListEndOffsets(ctx, topic); err == nil {
 			err = ends.Error()
 		}
-		if err == nil {
-			break
-		}
-		if !kerr.IsRetriable(err) || time.Now().After(deadline) || ctx.Err() != nil {
-			return nil, fmt.Errorf("unable to list the end offsets of %s: %w", topic, err)
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(250 * time.Millisecond):
-		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("unable to list the end offsets of %s: %w", topic, err)
 	}
 	out := map[int32]int64{}
 	for p := range int32(partitions) {

@@ -100,21 +100,47 @@ defaults:
 
 // rowsOver adds up the records consumed and acknowledged in client rows over [from, to]
 // (seconds since the window began). Row i holds the records acknowledged in its tick, which
-// ends at its T, and those consumed in the window's second i; a row partly in the span
-// counts in proportion. The consumers read nothing before from (they start then), so every
-// row before it counts whole.
+// ends at its T, and those consumed in the window's second i. An acknowledged row partly in
+// the span counts in proportion. The consumers read nothing before from (they start then),
+// so every consumed row before to counts whole; in the row that holds to, the consumers
+// drained the backlog until to and then read what the producers wrote, about their rate a
+// second, so that much of the rest of the second is taken off (spreading the row evenly
+// over its second instead counted too few, and made a drain of 1.40 s look like 1.67 s).
 func rowsOver(rows []results.ClientRow, from, to float64) (consumed, produced float64) {
 	prevT := 0.0
-	for i, r := range rows {
-		second := float64(i)
-		consumed += float64(r.Consumed) * clamp01(to-second)
+	for _, r := range rows {
 		if r.T > prevT {
 			overlap := math.Min(r.T, to) - math.Max(prevT, from)
 			produced += float64(r.Records) * clamp01(overlap/(r.T-prevT))
 		}
 		prevT = r.T
 	}
+	rate := produced / (to - from)
+	for i, r := range rows {
+		switch second := float64(i); {
+		case second+1 <= to:
+			consumed += float64(r.Consumed)
+		case second < to:
+			consumed += math.Max(0, float64(r.Consumed)-rate*(second+1-to))
+		}
+	}
 	return consumed, produced
+}
+
+// TestRowsOverByHand: producers at 640 records/s; consumers from 1.0 s at 23,000 records/s
+// until they caught up at 2.4 s, then at the producers' rate. Row 2 holds 0.4 s of the drain
+// (9,200) and 0.6 s of following (384): 9,584. Over [1.0, 2.4]: produced 640 + 0.4 x 640 =
+// 896, consumed 23,000 + 9,200 = 32,200, so backlog / (c - p) = (32,200 - 896) / (23,000 -
+// 640) = 1.4 s, the drain.
+func TestRowsOverByHand(t *testing.T) {
+	rows := []results.ClientRow{{T: 1, Records: 640}, {T: 2, Records: 640, Consumed: 23000}, {T: 3, Records: 640, Consumed: 9584}, {T: 4, Records: 640, Consumed: 640}}
+	consumed, produced := rowsOver(rows, 1.0, 2.4)
+	if math.Abs(consumed-32200) > 0.5 || math.Abs(produced-896) > 0.5 {
+		t.Errorf("consumed %.1f, produced %.1f; want 32,200 and 896", consumed, produced)
+	}
+	if d := (consumed - produced) / (consumed/1.4 - produced/1.4); math.Abs(d-1.4) > 1e-9 {
+		t.Errorf("backlog / (c - p) = %v s, want 1.4", d)
+	}
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

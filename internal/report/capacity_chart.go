@@ -68,21 +68,43 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 		{"p99", func(t results.CapacityTrial) float64 { return t.P99Ms }, draw.TriangleGlyph{}},
 		{"p99.9", func(t results.CapacityTrial) float64 { return t.P999Ms }, draw.SquareGlyph{}},
 	}
-	for i, s := range series {
-		xys := make(plotter.XYs, len(trials))
-		for j, t := range trials {
-			xys[j] = plotter.XY{X: t.Offered, Y: math.Max(s.get(t), minChartMs)}
+	// A trial set aside as disturbed (the hypervisor took the host's CPU while it failed)
+	// is drawn apart, by its p99 alone: it is not evidence of the cluster's knee.
+	var counted, setAside []results.CapacityTrial
+	for _, t := range trials {
+		if t.Disturbed {
+			setAside = append(setAside, t)
+		} else {
+			counted = append(counted, t)
+		}
+	}
+	grey := color.RGBA{96, 96, 96, 255}
+	scatter := func(ts []results.CapacityTrial, get func(results.CapacityTrial) float64, c color.Color, shape draw.GlyphDrawer, name string) error {
+		if len(ts) == 0 {
+			return nil
+		}
+		xys := make(plotter.XYs, len(ts))
+		for j, t := range ts {
+			xys[j] = plotter.XY{X: t.Offered, Y: math.Max(get(t), minChartMs)}
 			ymax = math.Max(ymax, xys[j].Y)
 		}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
-			return Chart{}, fmt.Errorf("unable to draw capacity trials of %s: %w", id, err)
+			return fmt.Errorf("unable to draw capacity trials of %s: %w", id, err)
 		}
-		sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = palette[i], s.shape, vg.Points(3.5)
+		sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = c, shape, vg.Points(3.5)
 		p.Add(sc)
-		p.Legend.Add(s.name, sc)
+		p.Legend.Add(name, sc)
+		return nil
 	}
-	grey := color.RGBA{96, 96, 96, 255}
+	for i, s := range series {
+		if err := scatter(counted, s.get, palette[i], s.shape, s.name); err != nil {
+			return Chart{}, err
+		}
+	}
+	if err := scatter(setAside, series[1].get, grey, draw.CrossGlyph{}, "p99, set aside: host disturbed"); err != nil {
+		return Chart{}, err
+	}
 	seenSLO := map[string]bool{}
 	for _, b := range brackets {
 		name := sloText(b.SLO)
@@ -126,6 +148,7 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 		return Chart{}, err
 	}
 	caption := "Each mark is one trial of the capacity search at a fixed offered rate, after its warm-up; latency from each record's due time. " +
-		"Dashed: the SLO; dotted: the bracket [highest passing, lowest failing] rate. The unthrottled trial that bounds the search is left out."
+		"Dashed: the SLO; dotted: the bracket [highest passing, lowest failing] rate. The unthrottled trial that bounds the search is left out. " +
+		"Grey crosses, where there are any: the p99 of trials set aside because they failed while the hypervisor took 2% or more of the host's CPU; their rates were tried again, and they count in no bracket."
 	return Chart{Name: "capacity-" + slug(id), Title: title, SVG: svg, Caption: caption}, nil
 }

@@ -84,3 +84,30 @@ func TestCapacityHand(t *testing.T) {
 		t.Errorf("verdicts = %+v", m.Verdicts)
 	}
 }
+
+// TestCapacityChartSetsDisturbedApart: a trial set aside as disturbed gets its own grey
+// series and legend entry; a search with none has neither.
+func TestCapacityChartSetsDisturbedApart(t *testing.T) {
+	trials := []results.CapacityTrial{
+		{Offered: 40000, P50Ms: 1.5, P99Ms: 20, P999Ms: 60},
+		{Offered: 42000, P50Ms: 1.8, P99Ms: 35, P999Ms: 90},
+		{Offered: 44000, P50Ms: 2.5, P99Ms: 80, P999Ms: 200},
+	}
+	brackets := []results.CapacityBracket{{SLO: results.CapacitySLO{Percentile: 99, LimitMs: 50}, Lower: 42000, Upper: 44000}}
+	for _, tt := range []struct {
+		name      string
+		disturbed bool
+	}{{"none set aside", false}, {"one set aside", true}} {
+		ts := slices.Clone(trials)
+		if tt.disturbed {
+			ts = append(ts, results.CapacityTrial{Offered: 41000, P50Ms: 40, P99Ms: 900, P999Ms: 1500, Disturbed: true})
+		}
+		c, err := capacityChart("s", ts, brackets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(c.SVG), "set aside"); got != tt.disturbed {
+			t.Errorf("%s: the chart's legend names trials set aside: %v, want %v", tt.name, got, tt.disturbed)
+		}
+	}
+}

@@ -41,8 +41,20 @@ type noisyCluster struct {
 	shortFlatters      float64
 	rollEvery          time.Duration
 	rollFactor         float64
-	warmup             time.Duration
-	now, debtTo        time.Duration
+	// With stallEvery set, the cluster also stalls every stallEvery, from stallPhase on: the
+	// page cache's write-back of what is 30 s old, a segment roll's flush. Records due in a
+	// stall wait it out, then the backlog drains at the headroom left, so one stall makes
+	// stallLate / (1 - rate/saturation) seconds of records late (stallLate is the stall's
+	// length less the limit). Measured on a 3-broker embedded cluster at 62,000 records/s of
+	// 1 KiB: the 1 s windows' max latency was 115-142 ms at the write-back (33-36 s into the
+	// run), 305 and 535 ms at the segment rolls (53-54 s), 64 ms or less in 35 of the other 49
+	// windows. So a 20 s trial holds one stall or none by when it starts, a 60 s one one or
+	// two, and the capacity a long run sustains is where the stalls alone make the loss
+	// ratio late (stallKnee): there, 60 s trials failed down to a sixth under rates that
+	// 20 s trials passed.
+	stallEvery, stallPhase, stallLate time.Duration
+	warmup                            time.Duration
+	now, debtTo                       time.Duration
 	// From disturbedFrom for disturbedFor the cluster has disturbedShare of its capacity
 	// (knee and saturation): the host's neighbours took its CPU (measured: 19 % of the
 	// host's time stolen, a 1-broker cluster failing at a third of the rate it passed
@@ -62,6 +74,23 @@ func (n *noisyCluster) rollKnee() float64 {
 		return n.knee
 	}
 	return n.knee / math.Pow(n.rollFactor, 1/n.slope)
+}
+
+// stallKnee is the rate at which the stalls alone make a long run's loss ratio the SLO's
+// (1 %): stallLate / ((1 - r/c) stallEvery) = 0.01; the knee when that is above it.
+func (n *noisyCluster) stallKnee() float64 {
+	if n.stallEvery == 0 {
+		return n.rollKnee()
+	}
+	return min(n.rollKnee(), n.c*(1-n.stallLate.Seconds()/(0.01*n.stallEvery.Seconds())))
+}
+
+// stalls counts the stalls in the trial window [from, to).
+func (n *noisyCluster) stalls(from, to time.Duration) int {
+	at := func(t time.Duration) float64 {
+		return math.Floor(float64(t-n.stallPhase) / float64(n.stallEvery))
+	}
+	return int(at(to) - at(from))
 }
 
 // newNoisyCluster is the cluster of a seed: its knee between 20,000 and 80,000 records/s,
@@ -122,6 +151,14 @@ func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Ou
 		p99 = 10 * time.Second
 	}
 	o := outcome(achieved, d, n.base/2, p99)
+	if n.stallEvery > 0 && rate > 0 && rate < c {
+		late := float64(n.stalls(n.now-d, n.now)) * n.stallLate.Seconds() / ((1 - rate/c) * d.Seconds())
+		late = min(late, 0.99)
+		// The late records, as a share of all, at four times the limit.
+		for range int(math.Round(float64(o.Latency.Count()) * late / (1 - late))) {
+			o.Latency.Record(4 * n.limit)
+		}
+	}
 	o.Elapsed = n.warmup + d
 	if n.stealSeen {
 		o.HostStealRead, o.HostStealPct = true, 0.3
@@ -155,8 +192,11 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // those whose disturbance ended at least 4 minutes before them to find the capacity again
 // (within 1 %) in at least 85 %. A fifth set is the fourth with the host's steal read in
 // each trial (2.3-18.9 % while disturbed, as recorded, 0.3 % otherwise), so that the search
-// sets aside the failures it caused: at least 85 % of all its searches within 1 %. It
-// prints the figures (the closing numbers of docs/capacity.md come from here).
+// sets aside the failures it caused: at least 85 % of all its searches within 1 %. A sixth
+// set stalls every 30 to 60 s, as measured on the embedded cluster (noisyCluster.stallEvery),
+// so that a long run sustains 75 to 95 % of what a trial without a stall passes: held only to
+// the budget, its figures say how far the search is from that cluster's answer. It prints
+// the figures (the closing numbers of docs/capacity.md come from here).
 func TestSearchUnderNoise(t *testing.T) {
 	// nearMiss is the resolution a 20 s trial has in rate at the recorded noise: sigma over
 	// the knee's slope, 0.35/30 to 0.35/15 (1.2 % to 2.3 %). A capacity that close to an end
@@ -169,9 +209,11 @@ func TestSearchUnderNoise(t *testing.T) {
 		rolls      bool
 		disturbed  bool
 		stealSeen  bool
+		stalls     bool
 		consistent int // at least, of 200
-	}{{0.2, false, false, false, 190}, {0.35, false, false, false, 180}, {0.35, true, false, false, 180}, {0.35, false, true, false, 0}, {0.35, false, true, true, 0}} {
-		var bracket, near, consistent, done, recovered, nearRecovered int
+	}{{0.2, false, false, false, false, 190}, {0.35, false, false, false, false, 180}, {0.35, true, false, false, false, 180},
+		{0.35, false, true, false, false, 0}, {0.35, false, true, true, false, 0}, {0.35, false, false, false, true, 0}} {
+		var bracket, near, consistent, done, recovered, nearRecovered, optimistic, noLower int
 		var trials, minutes []float64
 		for seed := range uint64(searches) {
 			n := newNoisyCluster(seed)
@@ -191,7 +233,15 @@ func TestSearchUnderNoise(t *testing.T) {
 				// The steal recorded during such spells: 2.3 to 18.9 %.
 				n.stealSeen, n.stealWhileDisturbed = tt.stealSeen, 2.3+16.6*n.rng.Float64()
 			}
-			truth := n.rollKnee()
+			if tt.stalls {
+				// A stall every 30 to 60 s, long enough that a long run sustains 75 to 95 %
+				// of the knee.
+				n.stallEvery = time.Duration((30 + 30*n.rng.Float64()) * float64(time.Second))
+				n.stallPhase = time.Duration(n.rng.Float64() * float64(n.stallEvery))
+				share := 0.75 + 0.2*n.rng.Float64()
+				n.stallLate = time.Duration(0.01 * float64(n.stallEvery) * (1 - share*n.knee/n.c))
+			}
+			truth := n.stallKnee()
 			cfg := p99At50()
 			// The baseline is measured on the idle cluster, cold, as the CLI does.
 			base, _, _ := MeasureBaseline(context.Background(), n.probe, 3)
@@ -205,6 +255,9 @@ func TestSearchUnderNoise(t *testing.T) {
 				bracket++
 			}
 			isNear := b.Lower*(1-nearMiss) <= truth && truth <= b.Upper*(1+nearMiss)
+			if b.Lower*(1-nearMiss) > truth {
+				optimistic++
+			}
 			if isNear {
 				near++
 			}
@@ -220,7 +273,10 @@ func TestSearchUnderNoise(t *testing.T) {
 			if res.Done() {
 				done++
 			}
-			if res.Spent > DefaultMaxDuration || b.Lower == 0 {
+			if b.Lower == 0 {
+				noLower++
+			}
+			if res.Spent > DefaultMaxDuration || (b.Lower == 0 && !tt.stalls) {
 				t.Errorf("sigma %v, seed %d: spent %v of %v, bracket %v-%v", tt.sigma, seed, res.Spent, DefaultMaxDuration, b.Lower, b.Upper)
 			}
 			trials = append(trials, float64(len(res.Trials)))
@@ -228,9 +284,16 @@ func TestSearchUnderNoise(t *testing.T) {
 		}
 		slices.Sort(trials)
 		slices.Sort(minutes)
-		t.Logf("sigma %v, rolls %v, disturbed %v, steal seen %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
-			tt.sigma, tt.rolls, tt.disturbed, tt.stealSeen, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
+		t.Logf("sigma %v, rolls %v, disturbed %v, steal seen %v, stalls %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
+			tt.sigma, tt.rolls, tt.disturbed, tt.stealSeen, tt.stalls, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
 			minutes[searches/2], minutes[searches*9/10], minutes[searches-1])
+		if tt.stalls {
+			// Not met, and recorded as such: trials pass or fail by whether they held a
+			// stall, so no trial length up to a minute reads the long run's loss ratio
+			// (docs/capacity.md gives the figures of other goals on this set).
+			t.Logf("stalls: the lower end above the capacity by more than %.0f%% in %d of %d; no lower end in %d", 100*nearMiss, optimistic, searches, noLower)
+			continue
+		}
 		if tt.disturbed {
 			t.Logf("disturbed: %d searches outlasted their disturbance by 4 minutes or more; the bracket holds the capacity within %.0f%% in %d of them", recovered, 100*nearMiss, nearRecovered)
 			if nearRecovered < recovered*85/100 || recovered < searches/4 {

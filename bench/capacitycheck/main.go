@@ -146,6 +146,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		// One partition per broker, created before the search: a topic created by the
 		// first record has the brokers' default of one partition, led by whichever broker
 		// the controller picks, so searches of one cluster would measure different brokers.
+		// One replica, as every recorded bench: the figures compare across runs.
 		if err := createTopic(bootstrap, topic, int32(sh.brokers)); err != nil {
 			return failed, err
 		}

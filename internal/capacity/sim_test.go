@@ -50,7 +50,7 @@ type noisyCluster struct {
 	// run), 305 and 535 ms at the segment rolls (53-54 s), 64 ms or less in 35 of the other 49
 	// windows. So a 20 s trial holds one stall or none by when it starts, a 60 s one one or
 	// two, and the capacity a long run sustains is where the stalls alone make the loss
-	// ratio late (stallKnee): there, 60 s trials failed down to a sixth under rates that
+	// ratio late (stallKnee): there, 60 s trials failed up to a fifth under rates that
 	// 20 s trials passed.
 	stallEvery, stallPhase, stallLate time.Duration
 	warmup                            time.Duration
@@ -211,8 +211,14 @@ func TestSearchUnderNoise(t *testing.T) {
 		stealSeen  bool
 		stalls     bool
 		consistent int // at least, of 200
-	}{{0.2, false, false, false, false, 190}, {0.35, false, false, false, false, 180}, {0.35, true, false, false, false, 180},
-		{0.35, false, true, false, false, 0}, {0.35, false, true, true, false, 0}, {0.35, false, false, false, true, 0}} {
+	}{
+		{sigma: 0.2, consistent: 190},
+		{sigma: 0.35, consistent: 180},
+		{sigma: 0.35, rolls: true, consistent: 180},
+		{sigma: 0.35, disturbed: true},
+		{sigma: 0.35, disturbed: true, stealSeen: true},
+		{sigma: 0.35, stalls: true},
+	} {
 		var bracket, near, consistent, done, recovered, nearRecovered, optimistic, noLower int
 		var trials, minutes []float64
 		for seed := range uint64(searches) {

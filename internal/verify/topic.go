@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kbench/kbench/internal/kafka"
 )
@@ -79,8 +78,9 @@ var durabilityConfigs = []string{"min.insync.replicas", "unclean.leader.election
 // report must state min.insync.replicas=1, not "the broker default".
 func effectiveConfigs(ctx context.Context, admin *kadm.Client, topic string) (map[string]string, error) {
 	var rc kadm.ResourceConfig
-	deadline := time.Now().Add(topicReadyTimeout)
-	for {
+	// The broker asked may not have the new topic's metadata yet (UNKNOWN_TOPIC_OR_PARTITION,
+	// a retriable error).
+	err := kafka.Retry(ctx, time.Now().Add(topicReadyTimeout), 100*time.Millisecond, func() error {
 		rcs, err := admin.DescribeTopicConfigs(ctx, topic)
 		if err == nil {
 			rc, err = rcs.On(topic, nil)
@@ -88,18 +88,13 @@ func effectiveConfigs(ctx context.Context, admin *kadm.Client, topic string) (ma
 		if err == nil {
 			err = rc.Err
 		}
-		// The broker asked may not have the new topic's metadata yet.
-		if err == nil || !errors.Is(err, kerr.UnknownTopicOrPartition) || time.Now().After(deadline) {
-			if err != nil {
-				return nil, fmt.Errorf("describe topic %s configs: %w", topic, err)
-			}
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
+		return err
+	})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("describe topic %s configs: %w", topic, err)
 	}
 	out := map[string]string{}
 	for _, c := range rc.Configs {

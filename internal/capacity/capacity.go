@@ -138,6 +138,11 @@ type Trial struct {
 	// trial, in percent, when HostStealRead (see Outcome).
 	HostStealPct  float64
 	HostStealRead bool
+	// HostDiskWriteWaitMs and HostDiskWritten are the host's disk writes during the trial,
+	// when HostDiskRead (see Outcome).
+	HostDiskWriteWaitMs float64
+	HostDiskWritten     uint64
+	HostDiskRead        bool
 	// Disturbed marks a trial that failed while the hypervisor took DisturbedStealPct or more
 	// of the host's CPU time: it is not evidence about the cluster, and its rate is tried
 	// again (at most MaxDisturbed times in a search).

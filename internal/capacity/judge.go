@@ -40,6 +40,13 @@ type Outcome struct {
 	// machines during the trial, in percent, when HostStealRead.
 	HostStealPct  float64
 	HostStealRead bool
+	// HostDiskWriteWaitMs is how long a write to this host's disks took on average during the
+	// trial, queue included (iostat's w_await), and HostDiskWritten the bytes written, when
+	// HostDiskRead: the brokers' write-back when they run here, or a neighbour's I/O, which
+	// the steal does not show.
+	HostDiskWriteWaitMs float64
+	HostDiskWritten     uint64
+	HostDiskRead        bool
 }
 
 // FromProduce takes a trial's outcome from its produce result: the steady state after the

@@ -92,6 +92,7 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcom
 	start := time.Now()
 	lag0 := l.acked - l.consumed()
 	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
+	disk0, diskErr := metrics.ReadHostDisk("/proc")
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
 	if err != nil {
@@ -100,6 +101,9 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcom
 	o := FromProduce(res)
 	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
 		o.HostStealPct, o.HostStealRead = cpu1.StealPctSince(cpu0)
+	}
+	if disk1, err := metrics.ReadHostDisk("/proc"); diskErr == nil && err == nil {
+		o.HostDiskWriteWaitMs, o.HostDiskWritten, o.HostDiskRead = disk1.WriteWaitSince(disk0)
 	}
 	l.acked += res.Total.Acked
 	if l.cons != nil {

@@ -25,12 +25,16 @@ func (r *Result) Record() *results.Capacity {
 		})
 	}
 	for _, t := range r.Trials {
-		var steal *float64
+		var steal, diskWait, diskWritten *float64
 		if t.HostStealRead {
 			steal = &t.HostStealPct
 		}
+		if t.HostDiskRead {
+			mib := float64(t.HostDiskWritten) / (1 << 20)
+			diskWait, diskWritten = &t.HostDiskWriteWaitMs, &mib
+		}
 		out.Trials = append(out.Trials, results.CapacityTrial{
-			HostStealPct: steal, Disturbed: t.Disturbed,
+			HostStealPct: steal, Disturbed: t.Disturbed, HostDiskWriteWaitMs: diskWait, HostDiskWrittenMiB: diskWritten,
 			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
 			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),

@@ -212,3 +212,34 @@ func TestCapacityStealNoted(t *testing.T) {
 		t.Errorf("stealLine of an idle host: %q, want none", got)
 	}
 }
+
+// TestCapacityDiskNoted: a failed paced trial's line says what the host's disks wrote and
+// how long a write took; a passing one, the unthrottled one and one whose disks were not
+// read do not.
+func TestCapacityDiskNoted(t *testing.T) {
+	slos := []capacity.SLO{{Percentile: 99, Limit: 50 * time.Millisecond}}
+	trial := func(offered float64, pass, read bool) capacity.Trial {
+		tr := capacity.Trial{N: 1, Phase: capacity.PhaseFinal, Offered: offered, Duration: 20 * time.Second, Achieved: 40000,
+			LossRatio: []float64{0}, Pass: []bool{pass}, Reasons: [][]string{nil},
+			HostDiskWriteWaitMs: 41.25, HostDiskWritten: 1536 << 20, HostDiskRead: read}
+		if !pass {
+			tr.LossRatio, tr.Reasons = []float64{0.05}, [][]string{{"p99 120.0 ms > 50.0 ms"}}
+		}
+		return tr
+	}
+	const note = " [host disk: 1536 MiB written, 41.2 ms a write]"
+	for _, tt := range []struct {
+		name  string
+		trial capacity.Trial
+		noted bool
+	}{
+		{"failed", trial(40000, false, true), true},
+		{"passed", trial(40000, true, true), false},
+		{"failed, disks not read", trial(40000, false, false), false},
+		{"unthrottled", trial(0, false, true), false},
+	} {
+		if got := strings.Contains(capacityTrialLine(tt.trial, slos), note); got != tt.noted {
+			t.Errorf("%s: line %q, noted %v, want %v", tt.name, capacityTrialLine(tt.trial, slos), got, tt.noted)
+		}
+	}
+}

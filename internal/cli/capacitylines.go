@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +52,11 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 		line += fmt.Sprintf(" [host: %.0f%% of its CPU time stolen by the hypervisor: not counted, tried again]", t.HostStealPct)
 	case t.HostStealRead && t.HostStealPct >= stealNoted:
 		line += fmt.Sprintf(" [host: %.0f%% of its CPU time stolen by the hypervisor]", t.HostStealPct)
+	}
+	if t.Offered > 0 && t.HostDiskRead && slices.Contains(t.Pass, false) {
+		// What the host's disks did then: the brokers' write-back when they run here, or a
+		// neighbour's I/O, which the steal does not show.
+		line += fmt.Sprintf(" [host disk: %.0f MiB written, %.1f ms a write]", float64(t.HostDiskWritten)/(1<<20), t.HostDiskWriteWaitMs)
 	}
 	if st := t.Settle; st.Probes > 0 {
 		if st.Settled {

@@ -84,6 +84,9 @@ type diskTotals struct {
 	ReadBytes, WriteBytes uint64
 	// IOTicks holds each disk's io_ticks: milliseconds the device had I/O in flight.
 	IOTicks map[string]uint64
+	// Writes are the writes completed and WriteMs the milliseconds they took, queue
+	// included, summed over each write (iostat's w_await is their ratio).
+	Writes, WriteMs uint64
 }
 
 // readDiskStats reads /proc/diskstats (Documentation/admin-guide/iostats.rst): sectors read,
@@ -107,8 +110,38 @@ func readDiskStats(proc procDir) (diskTotals, error) {
 		t.ReadBytes += d.ReadSectors * 512
 		t.WriteBytes += d.WriteSectors * 512
 		t.IOTicks[d.DeviceName] = d.IOsTotalTicks
+		t.Writes += d.WriteIOs
+		t.WriteMs += d.WriteTicks
 	}
 	return t, nil
+}
+
+// HostDisk is what the host's whole disks have written so far, from /proc/diskstats.
+type HostDisk struct {
+	Writes, WriteMs, WriteBytes uint64
+}
+
+// ReadHostDisk reads the disk counters of the proc file system mounted at mount.
+func ReadHostDisk(mount string) (HostDisk, error) {
+	proc, err := openProc(mount)
+	if err != nil {
+		return HostDisk{}, err
+	}
+	t, err := readDiskStats(proc)
+	if err != nil {
+		return HostDisk{}, fmt.Errorf("unable to read %s/diskstats: %w", mount, err)
+	}
+	return HostDisk{Writes: t.Writes, WriteMs: t.WriteMs, WriteBytes: t.WriteBytes}, nil
+}
+
+// WriteWaitSince is the mean time a write completed between prev and d took, queue
+// included, in milliseconds (iostat's w_await over that span), and the bytes written. ok is
+// false when no write completed or the counters went back.
+func (d HostDisk) WriteWaitSince(prev HostDisk) (ms float64, bytes uint64, ok bool) {
+	if d.Writes <= prev.Writes || d.WriteMs < prev.WriteMs || d.WriteBytes < prev.WriteBytes {
+		return 0, 0, false
+	}
+	return float64(d.WriteMs-prev.WriteMs) / float64(d.Writes-prev.Writes), d.WriteBytes - prev.WriteBytes, true
 }
 
 // virtualDiskPrefixes name block devices that are not disks, or that stack on other devices

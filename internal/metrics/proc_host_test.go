@@ -57,6 +57,8 @@ func TestReadDiskStats(t *testing.T) {
 			ReadBytes:  (2000 + 100) * 512,
 			WriteBytes: (4000 + 300) * 512,
 			IOTicks:    map[string]uint64{"sda": 1500, "nvme0n1": 250},
+			Writes:     200 + 20,
+			WriteMs:    20 + 2,
 		}},
 		{file: "real/diskstats"},
 		// procfs skips a line shorter than the kernel's 14 columns.
@@ -183,5 +185,36 @@ func TestStealPctSince(t *testing.T) {
 	}
 	if _, err := ReadHostCPU(filepath.Join(dir, "missing")); err == nil {
 		t.Error("ReadHostCPU of a missing directory: no error")
+	}
+}
+
+func TestWriteWaitSince(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		prev, cur HostDisk
+		ms        float64
+		bytes     uint64
+		ok        bool
+	}{
+		// 400 writes completed, taking 6,000 ms between them: 15 ms each.
+		{"waited", HostDisk{Writes: 1000, WriteMs: 2000, WriteBytes: 1 << 20}, HostDisk{Writes: 1400, WriteMs: 8000, WriteBytes: 3 << 20}, 15, 2 << 20, true},
+		{"no write", HostDisk{Writes: 1000, WriteMs: 2000}, HostDisk{Writes: 1000, WriteMs: 2000}, 0, 0, false},
+		{"counters went back", HostDisk{Writes: 1000, WriteMs: 2000}, HostDisk{Writes: 1100, WriteMs: 1000}, 0, 0, false},
+	} {
+		ms, bytes, ok := tc.cur.WriteWaitSince(tc.prev)
+		if ms != tc.ms || bytes != tc.bytes || ok != tc.ok {
+			t.Errorf("%s: %v ms, %v bytes, %v; want %v, %v, %v", tc.name, ms, bytes, ok, tc.ms, tc.bytes, tc.ok)
+		}
+	}
+	// The fixture: sda and nvme0n1 completed 200 + 20 writes in 20 + 2 ms, of 4,000 + 300
+	// sectors.
+	dir := t.TempDir()
+	writeProc(t, dir, fstest.MapFS{"diskstats": {Data: readFixture(t, "diskstats")}})
+	got, err := ReadHostDisk(dir)
+	if err != nil || got != (HostDisk{Writes: 220, WriteMs: 22, WriteBytes: 4300 * 512}) {
+		t.Errorf("ReadHostDisk: %+v, %v, want 220 writes, 22 ms, 4300 sectors", got, err)
+	}
+	if _, err := ReadHostDisk(filepath.Join(dir, "missing")); err == nil {
+		t.Error("ReadHostDisk of a missing directory: no error")
 	}
 }

@@ -115,6 +115,12 @@ type CapacityTrial struct {
 	// other machines during the trial (/proc/stat's steal), in percent; absent where it
 	// could not be read.
 	HostStealPct *float64 `json:"host_steal_pct,omitempty"`
+	// HostDiskWriteWaitMs is how long a write to the searching host's disks took on average
+	// during the trial, queue included (/proc/diskstats: time writing over writes completed,
+	// iostat's w_await), and HostDiskWrittenMiB what they wrote; absent where no write
+	// completed or /proc/diskstats could not be read.
+	HostDiskWriteWaitMs *float64 `json:"host_disk_write_wait_ms,omitempty"`
+	HostDiskWrittenMiB  *float64 `json:"host_disk_written_mib,omitempty"`
 	// Disturbed marks a trial that failed while the hypervisor took 2% or more of the host's
 	// CPU time: it is not counted in the classification, and its rate was tried again.
 	Disturbed bool `json:"disturbed,omitempty"`

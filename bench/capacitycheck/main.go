@@ -137,7 +137,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		return 0, err
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
-	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s |")
+	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
 	for i := 1; i <= searches; i++ {
@@ -158,8 +158,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if b.Lower == 0 {
 			// No rate passed: there is no lower end to check at 0.9x, nor a bracket to
 			// compare; the search failed its checks.
-			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %v | %v | - | - | %s | %.0f |\n",
-				i, code, len(c.Trials), c.SpentS/60, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed, stealText(c, run{}, run{}), speed)
+			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | - | - | %s | %.0f |\n",
+				i, code, len(c.Trials), c.SpentS/60, b.Upper, b.Consistent[0], b.Consistent[1], b.Overlap[0], b.Overlap[1], b.Converged, b.Confirmed, stealText(c, run{}, run{}), speed)
 			failed++
 			if err := deleteTopics(bootstrap, topic); err != nil {
 				return failed, err
@@ -188,8 +188,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if err := deleteTopics(bootstrap, topic); err != nil {
 			return failed, err
 		}
-		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f |\n",
-			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Converged, b.Confirmed,
+		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f |\n",
+			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Overlap[0], b.Overlap[1], b.Converged, b.Confirmed,
 			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,
 			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered), stealText(c, below, above), speed)
 		if code != 0 || !b.Converged || !b.Confirmed {

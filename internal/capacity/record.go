@@ -19,7 +19,7 @@ func (r *Result) Record() *results.Capacity {
 			SLO:   results.CapacitySLO{Percentile: b.SLO.Percentile, LimitMs: msf(b.SLO.Limit)},
 			Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
 			Goal: b.Goal.Code(), ConditionalThroughput: b.ConditionalThroughput,
-			Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Undecided: b.Undecided, Irregular: b.Irregular, Consistent: b.Consistent,
+			Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Undecided: b.Undecided, Irregular: b.Irregular, Consistent: b.Consistent, Overlap: b.Overlap,
 			AtLowerP50Ms: msf(b.AtLowerP50), AtLowerP99Ms: msf(b.AtLowerP99), AtLowerP999Ms: msf(b.AtLowerP999),
 			SpreadMs: [2]float64{msf(b.Spread[0]), msf(b.Spread[1])},
 		})

@@ -81,6 +81,7 @@ func (s *search) bracket(i int, slo SLO) Bracket {
 	}
 	b.Converged = len(why) == 0
 	b.Consistent = s.consistent(i)
+	b.Overlap = s.overlap(i)
 	if fin.lower > 0 {
 		b.Confirmed = s.confirmation(i, fin.lower) == LowerBound
 		b.ConditionalThroughput = g.ConditionalThroughput(fin.lower, s.evidence(i, fin.lower, PhaseFinal))
@@ -126,6 +127,27 @@ func (s *search) consistent(i int) [2]float64 {
 		}
 	}
 	return [2]float64{lo, hi}
+}
+
+// overlap is SLO i's range where its full-length and confirmation trials disagree (see
+// Bracket.Overlap).
+func (s *search) overlap(i int) [2]float64 {
+	var lowestFail, highestPass float64
+	for _, t := range s.trials {
+		if (t.Phase != PhaseFinal && t.Phase != PhaseConfirm) || t.Disturbed {
+			continue
+		}
+		switch {
+		case t.Pass[i]:
+			highestPass = max(highestPass, t.Offered)
+		case lowestFail == 0 || t.Offered < lowestFail:
+			lowestFail = t.Offered
+		}
+	}
+	if lowestFail == 0 || lowestFail > highestPass {
+		return [2]float64{}
+	}
+	return [2]float64{lowestFail, highestPass}
 }
 
 // rates lists rates in increasing order as the report writes them: 41,000 and 43,500.

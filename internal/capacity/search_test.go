@@ -502,3 +502,32 @@ func TestSearchSetsAsideDisturbedFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlapByHand: the overlap runs from the lowest full-length or confirmation trial that
+// failed to the highest that passed, when the first is not above the second; coarse trials
+// and trials set aside as disturbed do not count.
+func TestOverlapByHand(t *testing.T) {
+	tr := func(phase Phase, rate float64, pass bool) Trial {
+		return Trial{Phase: phase, Offered: rate, Pass: []bool{pass}}
+	}
+	disturbed := tr(PhaseConfirm, 50000, false)
+	disturbed.Disturbed = true
+	for _, tt := range []struct {
+		name   string
+		trials []Trial
+		want   [2]float64
+	}{
+		{"every failure above every pass", []Trial{tr(PhaseFinal, 60000, true), tr(PhaseFinal, 66000, false), tr(PhaseConfirm, 60000, true)}, [2]float64{}},
+		// A search of the embedded 3-broker cluster: 20 s trials passed up to 85,813, 60 s
+		// ones failed from 72,160 down to it.
+		{"confirmations failed under final passes", []Trial{tr(PhaseFinal, 69101, true), tr(PhaseFinal, 85813, true), tr(PhaseFinal, 89612, false),
+			tr(PhaseConfirm, 85813, false), tr(PhaseConfirm, 72160, false), tr(PhaseConfirm, 69101, true)}, [2]float64{72160, 85813}},
+		{"one rate both ways", []Trial{tr(PhaseFinal, 60000, false), tr(PhaseFinal, 60000, true)}, [2]float64{60000, 60000}},
+		{"coarse and disturbed trials left out", []Trial{tr(PhaseCoarse, 40000, false), disturbed, tr(PhaseFinal, 60000, true), tr(PhaseFinal, 63000, false)}, [2]float64{}},
+	} {
+		s := &search{trials: tt.trials}
+		if got := s.overlap(0); got != tt.want {
+			t.Errorf("%s: overlap %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -220,6 +220,11 @@ func TestSearchUnderNoise(t *testing.T) {
 		{sigma: 0.35, stalls: true},
 	} {
 		var bracket, near, consistent, done, recovered, nearRecovered, optimistic, noLower int
+		// overlaps count the searches whose trials disagreed over more than the bracket
+		// (Bracket.Overlap, as the answer line states it), and of
+		// those, the ones whose bracket missed the capacity by more than nearMiss and whose
+		// overlap held it within nearMiss: how often the stated noise covers a wrong answer.
+		var overlaps, overlapMissed, missedCovered, missed int
 		var trials, minutes []float64
 		for seed := range uint64(searches) {
 			n := newNoisyCluster(seed)
@@ -273,6 +278,18 @@ func TestSearchUnderNoise(t *testing.T) {
 					nearRecovered++
 				}
 			}
+			if !isNear {
+				missed++
+			}
+			if o := b.Overlap; o[0] > 0 && b.Lower > 0 && b.Upper > 0 && o[1]/o[0] > b.Upper/b.Lower {
+				overlaps++
+				if !isNear {
+					overlapMissed++
+				}
+				if !isNear && o[0]*(1-nearMiss) <= truth && truth <= o[1]*(1+nearMiss) {
+					missedCovered++
+				}
+			}
 			if c := b.Consistent; c[0] <= truth && (c[1] == 0 || truth <= c[1]) {
 				consistent++
 			}
@@ -293,6 +310,8 @@ func TestSearchUnderNoise(t *testing.T) {
 		t.Logf("sigma %v, rolls %v, disturbed %v, steal seen %v, stalls %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
 			tt.sigma, tt.rolls, tt.disturbed, tt.stealSeen, tt.stalls, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
 			minutes[searches/2], minutes[searches*9/10], minutes[searches-1])
+		t.Logf("overlap: the trials disagreed over more than the bracket in %d of %d searches, %d of them missing the capacity by more than %.0f%%; of the %d that missed it, the overlap held it in %d",
+			overlaps, searches, overlapMissed, 100*nearMiss, missed, missedCovered)
 		if tt.stalls {
 			// Not met, and recorded as such: trials pass or fail by whether they held a
 			// stall, so no trial length up to a minute reads the long run's loss ratio

@@ -29,6 +29,11 @@ func TestCapacityLine(t *testing.T) {
 			"max sustainable rate: 41,200-43,100 records/s (40.2-42.1 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, not confirmed (lower end not confirmed); irregular: passed above the upper end at 44,000 records/s"},
 		{capacity.Bracket{SLO: slo, Goal: goal, Lower: 900, Upper: 1200, LowerMiB: 0.88, UpperMiB: 1.17, Note: "bracket 33.3% wide, 5.0% asked"},
 			"max sustainable rate: 900-1,200 records/s (0.9-1.2 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: not converged (bracket 33.3% wide, 5.0% asked)"},
+		// Trials disagree from 72,160 to 85,813: 85,813 / 72,160 = 1.189, 19% apart; the
+		// overlap says so in place of the consistent range.
+		{capacity.Bracket{SLO: slo, Goal: goal, Lower: 69101, Upper: 72160, LowerMiB: 67.48, UpperMiB: 70.47, Converged: true, Confirmed: true,
+			Consistent: [2]float64{66000, 72160}, Overlap: [2]float64{72160, 85813}},
+			"max sustainable rate: 69,101-72,160 records/s (67.5-70.5 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, confirmed; trials both failed and passed from 72,160 to 85,813 records/s (19% apart): their noise is wider than the bracket"},
 		{capacity.Bracket{SLO: slo, Goal: goal, Upper: 1, Note: "no rate passed p99 <= 50 ms"},
 			"max sustainable rate: below 1 records/s at p99 <= 50 ms: not converged (no rate passed p99 <= 50 ms)"},
 	}

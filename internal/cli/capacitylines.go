@@ -8,6 +8,7 @@ import (
 
 	"github.com/kbench/kbench/internal/capacity"
 	"github.com/kbench/kbench/internal/numfmt"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // capacityGoalLine states the search's goals before its first trial:
@@ -118,7 +119,9 @@ func capacityLine(b capacity.Bracket) string {
 	default:
 		s += ": not converged (" + b.Note + ")"
 	}
-	if c := b.Consistent; c[0] > 0 && c[1] > 0 && (c[0] != b.Lower || c[1] != b.Upper) {
+	if o := results.OverlapText(b.Overlap, b.Lower, b.Upper); o != "" {
+		s += "; " + o
+	} else if c := b.Consistent; c[0] > 0 && c[1] > 0 && (c[0] != b.Lower || c[1] != b.Upper) {
 		s += fmt.Sprintf("; mixed results near it: the trials are consistent with %s-%s records/s", groupDigits(c[0]), groupDigits(c[1]))
 	}
 	if len(b.Irregular) > 0 {

@@ -34,6 +34,8 @@ type CapacityRow struct {
 	Confirmed bool   `json:"confirmed"`
 	// Note says why the search did not converge, or why it stopped.
 	Note string `json:"note,omitempty"`
+	// Overlap is where the trials disagree (results.CapacityBracket.Overlap).
+	Overlap [2]float64 `json:"overlap"`
 	// Text is the conclusion: "max sustainable rate 41,200-43,100 records/s ... at p99 <= 50 ms".
 	Text string `json:"text"`
 }
@@ -53,7 +55,7 @@ func capacityRows(rd *results.RunDir) []CapacityRow {
 				row := CapacityRow{ID: sc.ID, Repeat: rep.Repeat, SLO: sloText(b.SLO), Percentile: b.SLO.Percentile,
 					LimitMs: b.SLO.LimitMs, Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
 					AtLowerP50Ms: b.AtLowerP50Ms, AtLowerP99Ms: b.AtLowerP99Ms, AtLowerP999Ms: b.AtLowerP999Ms,
-					Trials: len(c.Trials), Goal: b.Goal, Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note}
+					Trials: len(c.Trials), Goal: b.Goal, Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Overlap: b.Overlap}
 				if c.Error != "" {
 					row.Note = strings.TrimSpace(row.Note + "; " + c.Error)
 					row.Note = strings.TrimPrefix(row.Note, "; ")
@@ -100,6 +102,9 @@ func capacitySentence(r CapacityRow, multi bool) string {
 		s += " (not confirmed: " + r.Note + ")"
 	case r.Goal != "":
 		s += " (converged, confirmed)"
+	}
+	if o := results.OverlapText(r.Overlap, r.Lower, r.Upper); o != "" {
+		s += "; " + o
 	}
 	return s
 }

@@ -111,3 +111,19 @@ func TestCapacityChartSetsDisturbedApart(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacitySentenceStatesTheOverlap: where the trials disagree, the conclusion says from
+// where to where and how far apart (85,813 / 72,160 = 1.189: 19%); where they agree, nothing.
+func TestCapacitySentenceStatesTheOverlap(t *testing.T) {
+	row := CapacityRow{ID: "rf3", SLO: "p99 <= 50 ms", Lower: 69101, Upper: 72160, LowerMiB: 67.48, UpperMiB: 70.47,
+		Goal: "20f40d1l50e", Converged: true, Confirmed: true}
+	const agree = "rf3: max sustainable rate 69,101-72,160 records/s (67.5-70.5 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e (converged, confirmed)"
+	if got := capacitySentence(row, false); got != agree {
+		t.Errorf("trials agree:\n got %q\nwant %q", got, agree)
+	}
+	row.Overlap = [2]float64{72160, 85813}
+	want := agree + "; trials both failed and passed from 72,160 to 85,813 records/s (19% apart): their noise is wider than the bracket"
+	if got := capacitySentence(row, false); got != want {
+		t.Errorf("trials disagree:\n got %q\nwant %q", got, want)
+	}
+}

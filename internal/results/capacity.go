@@ -1,5 +1,11 @@
 package results
 
+import (
+	"fmt"
+
+	"github.com/kbench/kbench/internal/numfmt"
+)
+
 // Capacity is a repeat's capacity search: the highest offered rate at which due-time latency
 // met each SLO, bracketed, and every trial that found it. It has the shape kbench capacity
 // --json prints, with the search's settings beside it.
@@ -68,6 +74,10 @@ type CapacityBracket struct {
 	// rate that passed every full-length and confirmation trial to the lowest that failed
 	// every one (0: none); wider than [Lower, Upper] where rates between gave mixed results.
 	Consistent [2]float64 `json:"consistent"`
+	// Overlap is where the full-length and confirmation trials disagree: from the lowest
+	// rate one failed at to the highest one passed at (0, 0: every failure above every
+	// pass). Its width is how far the cluster's trials scatter in rate.
+	Overlap [2]float64 `json:"overlap"`
 	// AtLower* are the due-time percentiles of the trials at Lower merged, in ms; SpreadMs
 	// the lowest and highest of the SLO's percentile across those trials.
 	AtLowerP50Ms  float64    `json:"at_lower_p50_ms"`
@@ -145,4 +155,19 @@ type CapacityRecords struct {
 	Acked  int64 `json:"acked"`
 	Failed int64 `json:"failed"`
 	Unsent int64 `json:"unsent"`
+}
+
+// OverlapText states a bracket's Overlap when it is wider than the bracket [lower, upper],
+// as the answer line and the report say it, and "" otherwise:
+//
+//	trials both failed and passed from 72,160 to 85,813 records/s (19% apart): their noise is wider than the bracket
+//
+// It is the scatter of the trials' verdicts, not a range for the answer: in the simulation
+// it held the capacity in a quarter of the searches whose bracket missed it.
+func OverlapText(o [2]float64, lower, upper float64) string {
+	if o[0] <= 0 || lower <= 0 || upper <= 0 || o[1]/o[0] <= upper/lower {
+		return ""
+	}
+	return fmt.Sprintf("trials both failed and passed from %s to %s records/s (%.0f%% apart): their noise is wider than the bracket",
+		numfmt.Whole(o[0]), numfmt.Whole(o[1]), 100*(o[1]/o[0]-1))
 }

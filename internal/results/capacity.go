@@ -163,7 +163,7 @@ type CapacityRecords struct {
 //	trials both failed and passed from 72,160 to 85,813 records/s (19% apart): their noise is wider than the bracket
 //
 // It is the scatter of the trials' verdicts, not a range for the answer: in the simulation
-// it held the capacity in a quarter of the searches whose bracket missed it.
+// it held the capacity in 31 of the 195 searches (of 1,200) whose bracket missed it.
 func OverlapText(o [2]float64, lower, upper float64) string {
 	if o[0] <= 0 || lower <= 0 || upper <= 0 || o[1]/o[0] <= upper/lower {
 		return ""

@@ -138,7 +138,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
 	for i := 1; i <= searches; i++ {
 		speed := hostSpeed()

@@ -90,3 +90,24 @@ func TestGoalCode(t *testing.T) {
 		t.Errorf("default goal code %q, want 20f40d1l50e", got)
 	}
 }
+
+// TestDefaultGoal: with no trial given the goal is 40f40d1l50e; the default duration sum is
+// twice the trial up to 40 s and at least one trial.
+func TestDefaultGoal(t *testing.T) {
+	slo := SLO{99, 50 * time.Millisecond}
+	for _, tt := range []struct {
+		trial time.Duration
+		code  string
+	}{
+		{0, "40f40d1l50e"},
+		{4 * time.Second, "4f8d1l50e"},
+		{20 * time.Second, "20f40d1l50e"},
+		{40 * time.Second, "40f40d1l50e"},
+		{60 * time.Second, "60f60d1l50e"},
+	} {
+		c := Config{SLOs: []SLO{slo}, Trial: tt.trial, ExceedRatio: DefaultExceedRatio}.withDefaults()
+		if got := c.goal(slo).Code(); got != tt.code {
+			t.Errorf("trial %v: goal %s, want %s", tt.trial, got, tt.code)
+		}
+	}
+}

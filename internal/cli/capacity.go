@@ -104,7 +104,7 @@ bounds the rate; short trials (a quarter of --trial) bisect until the bracket is
 --confirm trial at the lower end must pass (one that fails makes it an upper bound, and the
 search goes on below). Before every trial the cluster is brought back to rest, checked by a light probe
 whose latency must return near the idle cluster's. Each SLO is a goal, printed as its code
-(20f40d1l50e: 20 s final trials, 40 s duration sum, 1% loss, 50% exceed), searched on the same
+(40f40d1l50e: 40 s final trials, 40 s duration sum, 1% loss, 50% exceed), searched on the same
 trials. The search spends at most --max-duration and always prints its best bracket; one that
 did not converge or was not confirmed says why and exits with code 7 (docs/capacity.md).
 
@@ -134,7 +134,7 @@ Examples:
 	f.StringVar(&cf.slo, "slo", "p99=50ms", "latency bounds on due-time latency, percentile=limit, comma-separated (p99=50ms,p999=200ms)")
 	f.StringVar(&cf.precision, "precision", "5%", "widest final bracket, as a share of its lower end")
 	f.DurationVar(&cf.trial, "trial", capacity.DefaultTrial, "length of a full (final) trial after its warm-up")
-	f.DurationVar(&cf.durationSum, "duration-sum", 0, "full-length trial time a rate needs before its classification is sure (default 2 x --trial)")
+	f.DurationVar(&cf.durationSum, "duration-sum", 0, "full-length trial time a rate needs before its classification is sure (default twice --trial up to 40s, at least one --trial)")
 	f.StringVar(&cf.exceedRatio, "exceed-ratio", "50%", "share of a rate's trial time that may miss the SLO while the rate still counts as sustained")
 	f.DurationVar(&cf.confirm, "confirm", capacity.DefaultConfirm, "length of the confirmation trial at the answer's lower end")
 	f.DurationVar(&cf.maxDuration, "max-duration", capacity.DefaultMaxDuration, "the search's budget, settling and confirmation included: when it ends, the best bracket so far is printed")

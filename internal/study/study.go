@@ -167,14 +167,14 @@ type Capacity struct {
 	SLO map[string]time.Duration
 	// Precision is the widest final bracket as a share of its lower end (default 0.05).
 	Precision float64
-	// Trial is a full-length trial after its warm-up (default 20s); trials while the
+	// Trial is a full-length trial after its warm-up (default 40s); trials while the
 	// bracket is wide last a quarter of it.
 	Trial time.Duration
 	// MaxTrials, when above zero, also stops the search after that many trials.
 	MaxTrials int
-	// ExceedRatio (default 0.5) and DurationSum (default 2 Trial) complete each SLO's search
-	// goal (RFC 9971); Confirm is the confirmation trial (default 60s), MaxDuration the
-	// search's budget (default 10m).
+	// ExceedRatio (default 0.5) and DurationSum (default twice Trial up to 40 s, at least
+	// one Trial) complete each SLO's search goal (RFC 9971); Confirm is the confirmation
+	// trial (default 60s), MaxDuration the search's budget (default 10m).
 	ExceedRatio float64
 	DurationSum time.Duration
 	Confirm     time.Duration

@@ -72,8 +72,8 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--num-records", "10"}, "--num-records: the search sets"},
 		{[]string{"--max-trials", "-1"}, "--max-trials -1: must be 0 (no limit) or more"},
 		{[]string{"--max-duration", "-1m"}, "--max-duration -1m0s: must be above zero"},
-		{[]string{"--confirm", "5s"}, "--confirm 5s: must be at least one --trial (20s)"},
-		{[]string{"--duration-sum", "10s"}, "--duration-sum 10s: must be at least one --trial (20s)"},
+		{[]string{"--confirm", "5s"}, "--confirm 5s: must be at least one --trial (40s)"},
+		{[]string{"--duration-sum", "10s"}, "--duration-sum 10s: must be at least one --trial (40s)"},
 		{[]string{"--exceed-ratio", "100%"}, `--exceed-ratio "100%" is not a fraction from 0 to below 1`},
 	}
 	for _, tt := range tests {

@@ -53,15 +53,25 @@ type HostCPU struct {
 
 // ReadHostCPU reads the aggregate CPU line of the proc file system mounted at mount.
 func ReadHostCPU(mount string) (HostCPU, error) {
+	return readMounted(mount, "stat", func(proc procDir) (HostCPU, error) {
+		c, err := readCPUTimes(proc)
+		return c.host(), err
+	})
+}
+
+// readMounted reads one file of the proc file system mounted at mount with read; its error
+// names the file.
+func readMounted[T any](mount, file string, read func(procDir) (T, error)) (T, error) {
+	var zero T
 	proc, err := openProc(mount)
 	if err != nil {
-		return HostCPU{}, err
+		return zero, err
 	}
-	c, err := readCPUTimes(proc)
+	v, err := read(proc)
 	if err != nil {
-		return HostCPU{}, fmt.Errorf("unable to read %s/stat: %w", mount, err)
+		return zero, fmt.Errorf("unable to read %s/%s: %w", mount, file, err)
 	}
-	return c.host(), nil
+	return v, nil
 }
 
 // host is c's total and stolen time, the part HostCPU exports.
@@ -123,15 +133,10 @@ type HostDisk struct {
 
 // ReadHostDisk reads the disk counters of the proc file system mounted at mount.
 func ReadHostDisk(mount string) (HostDisk, error) {
-	proc, err := openProc(mount)
-	if err != nil {
-		return HostDisk{}, err
-	}
-	t, err := readDiskStats(proc)
-	if err != nil {
-		return HostDisk{}, fmt.Errorf("unable to read %s/diskstats: %w", mount, err)
-	}
-	return HostDisk{Writes: t.Writes, WriteMs: t.WriteMs, WriteBytes: t.WriteBytes}, nil
+	return readMounted(mount, "diskstats", func(proc procDir) (HostDisk, error) {
+		t, err := readDiskStats(proc)
+		return HostDisk{Writes: t.Writes, WriteMs: t.WriteMs, WriteBytes: t.WriteBytes}, err
+	})
 }
 
 // WriteWaitSince is the mean time a write completed between prev and d took, queue

@@ -80,7 +80,7 @@ const (
 	// here"): searches with 20 s trials had their confirmation fail in 13 of 15, with 40 s in
 	// none of 3.
 	DefaultTrial = 40 * time.Second
-	// DefaultDurationSum bounds the default duration sum: twice a short trial, one 40 s trial.
+	// DefaultDurationSum bounds the default duration sum: two trials of 20 s, one of 40 s.
 	DefaultDurationSum = 40 * time.Second
 	DefaultExceedRatio = 0.5
 	DefaultConfirm     = 60 * time.Second

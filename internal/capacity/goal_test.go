@@ -87,7 +87,7 @@ func TestGoalCode(t *testing.T) {
 		}
 	}
 	if got := (Goal{20 * time.Second, 40 * time.Second, 0.01, 0.5}).Code(); got != "20f40d1l50e" {
-		t.Errorf("default goal code %q, want 20f40d1l50e", got)
+		t.Errorf("goal code %q, want 20f40d1l50e", got)
 	}
 }
 

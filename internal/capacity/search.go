@@ -256,7 +256,7 @@ func (s *search) class(g Goal, i int, rate float64, phase Phase) Class {
 
 // evidence is SLO i's trials at rate of phase, or all of them for "". A confirmation trial
 // is a full-length trial too: PhaseFinal includes it (one of 60 s passing makes its rate a
-// lower bound, one failing an upper bound, with the default goal).
+// lower bound, one failing an upper bound, with a duration sum of 60 s or less).
 func (s *search) evidence(i int, rate float64, phase Phase) []trialResult {
 	if phase == "" {
 		return s.loads[rate].results[i]
@@ -407,7 +407,8 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		hi = co.upper
 	}
 	// A rate whose full-length trials have all failed but are too few to make it an upper
-	// bound (one, with the default goal) bounds the bisection provisionally: the search goes
+	// bound (one, with 20 s trials and the default duration sum; none with 40 s, where one
+	// decides) bounds the bisection provisionally: the search goes
 	// on below it and tries it again only when the bracket has narrowed to it. Had it been
 	// tried again at once, every step down from far above would cost two trials; a fluke
 	// failure costs the same either way, as the rate is tried again before it is an end.

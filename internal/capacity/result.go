@@ -106,7 +106,7 @@ func (s *search) bracket(i int, slo SLO) Bracket {
 func (s *search) consistent(i int) [2]float64 {
 	pass, fail := map[float64]int{}, map[float64]int{}
 	for _, t := range s.trials {
-		if (t.Phase != PhaseFinal && t.Phase != PhaseConfirm) || t.Disturbed {
+		if !t.countsInFinal() {
 			continue
 		}
 		if t.Pass[i] {
@@ -129,12 +129,18 @@ func (s *search) consistent(i int) [2]float64 {
 	return [2]float64{lo, hi}
 }
 
+// countsInFinal says whether t is evidence the final goal reads: a full-length or
+// confirmation trial not set aside as disturbed.
+func (t Trial) countsInFinal() bool {
+	return (t.Phase == PhaseFinal || t.Phase == PhaseConfirm) && !t.Disturbed
+}
+
 // overlap is SLO i's range where its full-length and confirmation trials disagree (see
 // Bracket.Overlap).
 func (s *search) overlap(i int) [2]float64 {
 	var lowestFail, highestPass float64
 	for _, t := range s.trials {
-		if (t.Phase != PhaseFinal && t.Phase != PhaseConfirm) || t.Disturbed {
+		if !t.countsInFinal() {
 			continue
 		}
 		switch {

@@ -435,6 +435,61 @@ func TestSearchRetriesAFailureFarAboveItsLowerBound(t *testing.T) {
 	}
 }
 
+// TestSearchRetriesAnUpperEndAfterAFarBelowPass: with 40 s trials one failure decides an
+// upper bound. 43,097 records/s failed (trial 1), 41,045 passed (2) and its confirmation
+// ran (3): [41,045, 43,097] is within 5 %. When a trial at the lower end after the
+// upper end's last passed at 7.5 ms or less (0.15 of the 50 ms limit), 43,097 is tried once
+// more; a second failure ends the search there, a pass makes it the lower bound (one
+// failure and one pass of 40 s: 40 s high-loss of 80 s is within the 50 % exceed ratio)
+// and the search goes on above it. With 20 s trials two failures decided 43,097, and a pass
+// would leave 40 s high-loss of 60 s: no retry.
+func TestSearchRetriesAnUpperEndAfterAFarBelowPass(t *testing.T) {
+	const lower, upper = 41045, 43097
+	fail, pass := 10*time.Second, 5*time.Millisecond
+	for _, tt := range []struct {
+		name       string
+		trial      time.Duration
+		finalP99   time.Duration // the lower end's 40 s (20 s) trial
+		confirmP99 time.Duration
+		after      []time.Duration // p99 of further trials at the upper end, after the confirmation
+		next       float64         // 0: the search is done
+	}{
+		{"confirmation far below", 40 * time.Second, 24 * time.Millisecond, 5500 * time.Microsecond, nil, upper},
+		{"just under the threshold", 40 * time.Second, 24 * time.Millisecond, 7300 * time.Microsecond, nil, upper},
+		{"confirmation near the limit", 40 * time.Second, 24 * time.Millisecond, 24 * time.Millisecond, nil, 0},
+		{"just over the threshold", 40 * time.Second, 24 * time.Millisecond, 7800 * time.Microsecond, nil, 0},
+		{"retried and failed again", 40 * time.Second, 24 * time.Millisecond, 5500 * time.Microsecond, []time.Duration{fail}, 0},
+		{"retried and passed", 40 * time.Second, 24 * time.Millisecond, 5500 * time.Microsecond, []time.Duration{pass}, -1},
+		{"20 s trials", 20 * time.Second, 24 * time.Millisecond, 5500 * time.Microsecond, nil, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}, Trial: tt.trial, ExceedRatio: DefaultExceedRatio}.withDefaults()
+			s := &search{cfg: cfg, loads: map[float64]*rateEvidence{}, max: 100000, opening: 2}
+			add := func(rate float64, d time.Duration, phase Phase, p99 time.Duration) {
+				s.record(rate, d, phase, Settle{}, outcome(rate, d, time.Millisecond, p99))
+			}
+			add(upper, cfg.Trial, PhaseFinal, fail)
+			if tt.trial < 40*time.Second {
+				add(upper, cfg.Trial, PhaseFinal, fail) // 40 s high-loss: an upper bound
+			}
+			add(lower, cfg.Trial, PhaseFinal, tt.finalP99)
+			add(lower, cfg.Confirm, PhaseConfirm, tt.confirmP99)
+			for _, p99 := range tt.after {
+				add(upper, cfg.Trial, PhaseFinal, p99)
+			}
+			rate, d, phase, ok := s.next()
+			switch {
+			case tt.next == 0 && ok:
+				t.Errorf("next %v %v %s, want the search done", rate, d, phase)
+			case tt.next > 0 && (!ok || rate != tt.next || d != cfg.Trial || phase != PhaseFinal):
+				t.Errorf("next %v %v %s (%v), want %v at %v, final", rate, d, phase, ok, tt.next, cfg.Trial)
+			case tt.next < 0 && (!ok || rate <= upper):
+				t.Errorf("next %v (%v), want a rate above %v, now the lower bound", rate, ok, upper)
+			}
+		})
+	}
+}
+
 // TestSearchCostsTheLongestSettleAfterAFailure: a trial's expected cost is its warm-up
 // (2 s), its length (20 s) and the settle before it: the last one (1 s) after a trial that
 // passed, the longest so far (21 s) after one that failed or ran unthrottled.

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -196,8 +197,11 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // sets aside the failures it caused: at least 85 % of all its searches within 1 %. A sixth
 // set stalls every 30 to 60 s, as measured on the embedded cluster (noisyCluster.stallEvery),
 // so that a long run sustains 75 to 95 % of what a trial without a stall passes: held only to
-// the budget, its figures say how far the search is from that cluster's answer. It prints
-// the figures (the closing numbers of docs/capacity.md come from here).
+// the budget, its figures say how far the search is from that cluster's answer. The last
+// two sets are the second and the sixth with the CLI's 40 s final trials: the quiet one is
+// held to 95 % within 1 % and 90 % converged and confirmed. It prints the figures (the
+// closing numbers of docs/capacity.md come from here), and how many searches ended
+// converged and confirmed yet missed the capacity by more than 1 %: a sure answer, wrong.
 func TestSearchUnderNoise(t *testing.T) {
 	// nearMiss is the resolution a 20 s trial has in rate at the recorded noise: sigma over
 	// the knee's slope, 0.35/30 to 0.35/15 (1.2 % to 2.3 %). A capacity that close to an end
@@ -212,6 +216,10 @@ func TestSearchUnderNoise(t *testing.T) {
 		stealSeen  bool
 		stalls     bool
 		consistent int // at least, of 200
+		// trial is the final trial when not 20 s; done, when set, the converged and
+		// confirmed searches asked for instead of 95 %.
+		trial time.Duration
+		done  int
 	}{
 		{sigma: 0.2, consistent: 190},
 		{sigma: 0.35, consistent: 180},
@@ -219,8 +227,15 @@ func TestSearchUnderNoise(t *testing.T) {
 		{sigma: 0.35, disturbed: true},
 		{sigma: 0.35, disturbed: true, stealSeen: true},
 		{sigma: 0.35, stalls: true},
+		// The CLI's default, 40f40d1l50e: a 40 s trial's noise is smaller (sigma over the
+		// square root of its length), but one decides a rate and each costs twice as much of
+		// the budget, so fewer searches converge within it.
+		{sigma: 0.35, consistent: 175, trial: 40 * time.Second, done: 180},
+		{sigma: 0.35, stalls: true, trial: 40 * time.Second},
 	} {
-		var bracket, near, consistent, done, recovered, nearRecovered, optimistic, noLower int
+		// doneMissed counts the searches that ended converged and confirmed with the
+		// capacity more than nearMiss outside their bracket: an answer stated as sure and wrong.
+		var bracket, near, consistent, done, doneMissed, recovered, nearRecovered, optimistic, noLower int
 		// overlaps count the searches whose trials disagreed over more than the bracket
 		// (Bracket.Overlap, as the answer line states it), and of
 		// those, the ones whose bracket missed the capacity by more than nearMiss and whose
@@ -255,6 +270,9 @@ func TestSearchUnderNoise(t *testing.T) {
 			}
 			truth := n.stallKnee()
 			cfg := p99At50()
+			if tt.trial > 0 {
+				cfg.Trial = tt.trial
+			}
 			// The baseline is measured on the idle cluster, cold, as the CLI does.
 			base, _, _ := MeasureBaseline(context.Background(), n.probe, 3)
 			cfg.Warmup, cfg.Settle = n.warmup, (&Settler{Probe: n.probe, Baseline: base}).Settle
@@ -296,6 +314,9 @@ func TestSearchUnderNoise(t *testing.T) {
 			}
 			if res.Done() {
 				done++
+				if !isNear {
+					doneMissed++
+				}
 			}
 			if b.Lower == 0 {
 				noLower++
@@ -308,8 +329,8 @@ func TestSearchUnderNoise(t *testing.T) {
 		}
 		slices.Sort(trials)
 		slices.Sort(minutes)
-		t.Logf("sigma %v, rolls %v, disturbed %v, steal seen %v, stalls %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed; trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
-			tt.sigma, tt.rolls, tt.disturbed, tt.stealSeen, tt.stalls, bracket, searches, 100*nearMiss, near, consistent, done, trials[searches/2], trials[searches*9/10], trials[searches-1],
+		t.Logf("sigma %v, rolls %v, disturbed %v, steal seen %v, stalls %v, trial %v: the bracket holds the capacity in %d of %d searches, within %.0f%% in %d, the consistent range in %d; %d converged and confirmed (%d of them missing it by more than %.0f%%); trials median %v, 90th %v, max %v; minutes median %.1f, 90th %.1f, max %.1f",
+			tt.sigma, tt.rolls, tt.disturbed, tt.stealSeen, tt.stalls, cmp.Or(tt.trial, p99At50().Trial), bracket, searches, 100*nearMiss, near, consistent, done, doneMissed, 100*nearMiss, trials[searches/2], trials[searches*9/10], trials[searches-1],
 			minutes[searches/2], minutes[searches*9/10], minutes[searches-1])
 		t.Logf("overlap: the trials disagreed over more than the bracket in %d of %d searches, %d of them missing the capacity by more than %.0f%%; of the %d that missed it, the overlap held it in %d",
 			overlaps, searches, overlapMissed, 100*nearMiss, missed, missedCovered)
@@ -338,8 +359,8 @@ func TestSearchUnderNoise(t *testing.T) {
 		if consistent < tt.consistent {
 			t.Errorf("sigma %v: the consistent range holds the capacity in %d of %d searches, want at least %d", tt.sigma, consistent, searches, tt.consistent)
 		}
-		if done < searches*95/100 {
-			t.Errorf("sigma %v: %d of %d searches converged and confirmed, want at least 95%%", tt.sigma, done, searches)
+		if want := cmp.Or(tt.done, searches*95/100); done < want {
+			t.Errorf("sigma %v: %d of %d searches converged and confirmed, want at least %d", tt.sigma, done, searches, want)
 		}
 	}
 }

@@ -219,7 +219,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		"--record-size", "1024", "--slo", "p99=50ms", "--max-duration", "60s")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err = runChild(cmd)
 	code := exitCode(err)
 	ok := code == 7 && strings.Contains(stdout.String(), "max sustainable rate:") && strings.Contains(stdout.String()+stderr.String(), "not converged")
 	fmt.Printf("\n--max-duration 60s: exit %d, %s", code, verdict(ok))
@@ -233,8 +233,12 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 // probe runs kbench produce at 200 records/s for 1 s (the search's settle probe) and
 // returns its median due-time latency in ms.
 func probe(kbench, bootstrap, topic string) (float64, error) {
-	out, err := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", "1024",
-		"--throughput", "200", "--duration", "1s", "--json").Output()
+	cmd := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", "1024",
+		"--throughput", "200", "--duration", "1s", "--json")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	err := runChild(cmd)
+	out := stdout.Bytes()
 	var res struct {
 		Total struct {
 			DueLatency struct {
@@ -290,6 +294,8 @@ func stopOnSignal(kbench, cdir string) {
 		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 		go func() {
 			<-sig
+			stopping.Store(true)
+			stopChild()
 			_ = exec.Command(kbench, "cluster", "down", "--dir", *clusterDir.Load()).Run()
 			os.Exit(130)
 		}()
@@ -299,7 +305,46 @@ func stopOnSignal(kbench, cdir string) {
 var (
 	clusterDir atomic.Pointer[string]
 	signalOnce sync.Once
+	// child is the kbench command running now (a search, a produce), which an interrupt
+	// sent to the bench alone (kill -INT by its PID) would not reach.
+	child atomic.Pointer[os.Process]
+	// stopping is set on an interrupt: the bench's own steps stop while the handler takes
+	// the cluster down and exits.
+	stopping atomic.Bool
 )
+
+// runChild runs cmd as the bench's current child; after an interrupt it does not return.
+func runChild(cmd *exec.Cmd) error {
+	if stopping.Load() {
+		select {}
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	child.Store(cmd.Process)
+	err := cmd.Wait()
+	child.Store(nil)
+	if stopping.Load() {
+		select {}
+	}
+	return err
+}
+
+// stopChild interrupts the current child by its PID, as a user's ^C would (a search ends
+// its trial and prints what it has), waits up to 10 s for it to end, then kills it.
+func stopChild() {
+	p := child.Load()
+	if p == nil {
+		return
+	}
+	_ = p.Signal(os.Interrupt)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if child.Load() == nil {
+			return // ended: its Wait returned
+		}
+	}
+	_ = p.Kill()
+}
 
 func shapeIndex(sh shape) int {
 	for i, s := range shapes {
@@ -317,7 +362,7 @@ func search(kbench, bootstrap, topic, name string) (int, *results.Capacity, erro
 		"--record-size", "1024", "--slo", "p99=50ms", "--json"}, searchArgs...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err := runChild(cmd)
 	if logDir != "" {
 		_ = os.WriteFile(filepath.Join(logDir, name+".log"), stderr.Bytes(), 0o644)
 		_ = os.WriteFile(filepath.Join(logDir, name+".json"), stdout.Bytes(), 0o644)
@@ -343,7 +388,7 @@ func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
-	err := cmd.Run()
+	err := runChild(cmd)
 	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
 		r.steal, _ = cpu1.StealPctSince(cpu0)
 	}

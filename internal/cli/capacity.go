@@ -53,10 +53,8 @@ func (f *capacityFlags) config(cmd *cobra.Command) (capacity.Config, error) {
 	if err != nil {
 		return capacity.Config{}, err
 	}
-	durationSum := f.durationSum
-	if durationSum == 0 {
-		durationSum = 2 * f.trial
-	}
+	// The search's own default, so that the goal printed and searched is the one documented.
+	durationSum := capacity.Config{Trial: f.trial, DurationSum: f.durationSum}.Filled().DurationSum
 	switch {
 	case f.trial < 4*time.Second:
 		return capacity.Config{}, fmt.Errorf("--trial %v: must be at least 4s (short trials last a quarter of it)", f.trial)

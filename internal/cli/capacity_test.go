@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -82,6 +83,32 @@ func TestCapacityBadInput(t *testing.T) {
 		lines := strings.Split(strings.TrimRight(errb.String(), "\n"), "\n")
 		if code == 0 || len(lines) != 1 || !strings.Contains(lines[0], tt.says) {
 			t.Errorf("%v: exit %d, stderr %q, want one line with %q", tt.extra, code, errb.String(), tt.says)
+		}
+	}
+}
+
+// TestCapacityDefaultGoal: the goal the flags describe, by their defaults and with --trial
+// or --duration-sum given (the search's default duration sum is twice the trial up to 40 s,
+// at least one trial).
+func TestCapacityDefaultGoal(t *testing.T) {
+	for _, tt := range []struct {
+		trial, durationSum time.Duration
+		want               string
+	}{
+		{capacity.DefaultTrial, 0, "40f40d1l50e"},
+		{20 * time.Second, 0, "20f40d1l50e"},
+		{4 * time.Second, 0, "4f8d1l50e"},
+		{60 * time.Second, 0, "60f60d1l50e"},
+		{40 * time.Second, 80 * time.Second, "40f80d1l50e"},
+	} {
+		f := capacityFlags{slo: "p99=50ms", precision: "5%", exceedRatio: "50%", trial: tt.trial, durationSum: tt.durationSum,
+			confirm: capacity.DefaultConfirm, maxDuration: capacity.DefaultMaxDuration}
+		cfg, err := f.config(&cobra.Command{})
+		if err != nil {
+			t.Fatalf("--trial %v --duration-sum %v: %v", tt.trial, tt.durationSum, err)
+		}
+		if got := cfg.Goals()[0].Goal.Code(); got != tt.want {
+			t.Errorf("--trial %v --duration-sum %v: goal %s, want %s", tt.trial, tt.durationSum, got, tt.want)
 		}
 	}
 }

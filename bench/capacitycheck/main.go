@@ -322,6 +322,9 @@ func runChild(cmd *exec.Cmd) error {
 		return err
 	}
 	child.Store(cmd.Process)
+	if stopping.Load() {
+		_ = cmd.Process.Signal(os.Interrupt) // the interrupt came as it started
+	}
 	err := cmd.Wait()
 	child.Store(nil)
 	if stopping.Load() {

@@ -7,16 +7,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/capacity"
 	"github.com/kbench/kbench/internal/stats"
 )
 
-// Defaults of a scenario's capacity search, the same as kbench capacity's.
+// Defaults of a scenario's capacity search: kbench capacity's, taken from the search.
 const (
-	DefaultCapacityPrecision   = 0.05
-	DefaultCapacityTrial       = 20 * time.Second
-	DefaultCapacityExceedRatio = 0.5
-	DefaultCapacityConfirm     = 60 * time.Second
-	DefaultCapacityMaxDuration = 10 * time.Minute
+	DefaultCapacityPrecision   = capacity.DefaultPrecision
+	DefaultCapacityTrial       = capacity.DefaultTrial
+	DefaultCapacityExceedRatio = capacity.DefaultExceedRatio
+	DefaultCapacityConfirm     = capacity.DefaultConfirm
+	DefaultCapacityMaxDuration = capacity.DefaultMaxDuration
 	// MinCapacityTrial is the shortest trial: its short trials last a quarter of it, and
 	// below a second they hold too few acknowledgements for a p99.
 	MinCapacityTrial = 4 * time.Second
@@ -81,7 +82,7 @@ func (c Capacity) SearchDuration(warmup time.Duration) time.Duration {
 	if !c.Enabled() {
 		return 0
 	}
-	short := min(c.Trial, max(c.Trial/4, 2*time.Second))
+	short := capacity.Config{Trial: c.Trial}.Filled().Short // the search's own default
 	typical := 6*short + 4*c.Trial + c.Confirm + 11*(warmup+time.Second)
 	return min(typical, c.MaxDuration)
 }

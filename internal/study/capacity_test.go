@@ -44,6 +44,20 @@ scenarios:
 	}
 }
 
+// TestCapacityDefaults: a capacity section with only an SLO searches as kbench capacity does
+// by default (docs/study-format.md): 5% precision, 40 s trials, 50% exceed ratio, a 60 s
+// confirmation, a 10-minute budget.
+func TestCapacityDefaults(t *testing.T) {
+	plan, err := Parse("cap.yaml", []byte("name: cap\ncluster: {brokers: 1}\ndefaults:\n  capacity: {slo: {p99: 50ms}}\nscenarios:\n  - {acks: \"1\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := plan.Scenarios[0].Capacity
+	if c.Precision != 0.05 || c.Trial != 40*time.Second || c.ExceedRatio != 0.5 || c.Confirm != 60*time.Second || c.MaxDuration != 10*time.Minute || c.DurationSum != 0 {
+		t.Errorf("capacity defaults = %+v, want precision 0.05, trial 40s, exceed ratio 0.5, confirm 1m, max duration 10m, duration sum 0 (the search's)", c)
+	}
+}
+
 // TestCapacityErrors checks that a bad capacity section is refused at its line.
 func TestCapacityErrors(t *testing.T) {
 	head := "name: cap\ncluster: {brokers: 1}\ndefaults:\n"

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 )
 
@@ -47,23 +46,6 @@ type Outcome struct {
 	HostDiskWriteWaitMs float64
 	HostDiskWritten     uint64
 	HostDiskRead        bool
-}
-
-// FromProduce takes a trial's outcome from its produce result: the steady state after the
-// warm-up when there was one, else the whole trial.
-func FromProduce(r *load.ProduceResult) Outcome {
-	st := r.Total
-	if r.Steady != nil {
-		st = *r.Steady
-	}
-	achieved := st.RecordsPerSec
-	if r.WindowRecordsPerSec > 0 {
-		achieved = r.WindowRecordsPerSec
-	}
-	return Outcome{Achieved: achieved, Acked: st.Acked, Bytes: st.Bytes,
-		Failed: r.Total.Failed, Unsent: r.Unsent, Latency: st.DueHistogram, SendLatency: st.SendHistogram,
-		BlockedSends: r.BlockedSends, Sent: r.Sent + r.Unsent,
-		Records: Records{Handed: r.Sent + r.Unsent, Acked: r.Total.Acked, Failed: r.Total.Failed, Unsent: r.Unsent}}
 }
 
 // The thresholds of a passing trial besides latency.

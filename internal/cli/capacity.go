@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/capacityload"
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/live"
 	"github.com/kbench/kbench/internal/load"
@@ -214,7 +215,7 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 		}
 		probes = p
 	}
-	ld, err := capacity.StartLoad(cmd.Context(), d, probes, pcfg, cf.consumers, group, warmup)
+	ld, err := capacityload.Start(cmd.Context(), d, probes, pcfg, cf.consumers, group, warmup)
 	if err != nil {
 		closeDriver()
 		return err
@@ -250,13 +251,13 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 
 // searchWithSettle measures the idle cluster's probe latency, then runs the search with
 // a settle before every trial.
-func searchWithSettle(ctx context.Context, ld *capacity.Load, scfg capacity.Config, lines io.Writer) (*capacity.Result, error) {
+func searchWithSettle(ctx context.Context, ld *capacityload.Load, scfg capacity.Config, lines io.Writer) (*capacity.Result, error) {
 	settler, baseRecords, err := ld.Settler(ctx)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(lines, "idle probe latency (p50 of %d records/s for %v): %.1f ms; the cluster counts as at rest again within 1.5x + 1 ms of it\n",
-		capacity.ProbeRate, capacity.ProbeLength, float64(settler.Baseline)/float64(time.Millisecond))
+		capacityload.ProbeRate, capacityload.ProbeLength, float64(settler.Baseline)/float64(time.Millisecond))
 	scfg.Settle = settler.Settle
 	res, err := capacity.Search(ctx, scfg, ld.Trial)
 	if res != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kbench/kbench/internal/agent"
 	"github.com/kbench/kbench/internal/capacity"
+	"github.com/kbench/kbench/internal/capacityload"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/study"
@@ -46,7 +47,7 @@ func (r *runner) searchCapacity(ctx context.Context, topic string, sc study.Scen
 	if err != nil {
 		return failed(err)
 	}
-	ld, err := capacity.StartLoad(ctx, d, probes, pcfg, consumers, capGroup, warmup)
+	ld, err := capacityload.Start(ctx, d, probes, pcfg, consumers, capGroup, warmup)
 	if err != nil {
 		return failed(err)
 	}

@@ -1,4 +1,6 @@
-package capacity
+// Package capacityload runs a capacity search's trials and settle probes on a real cluster
+// through a load.Driver; the search itself (internal/capacity) knows only their outcomes.
+package capacityload
 
 import (
 	"context"
@@ -6,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kbench/kbench/internal/capacity"
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/settings"
@@ -29,11 +32,11 @@ type Load struct {
 // still unread then are backlog.
 const catchUp = 2 * time.Second
 
-// StartLoad runs the search's trials on d and its probes on probes (d itself when nil)
+// Start runs the search's trials on d and its probes on probes (d itself when nil)
 // and, when consumers > 0, starts that many consumers in group on pcfg's topic, from the
 // end of the log. Each trial is warmup plus its measured length. The caller must Close it,
 // which closes both drivers.
-func StartLoad(ctx context.Context, d, probes load.Driver, pcfg load.ProducerConfig, consumers int, group string, warmup time.Duration) (*Load, error) {
+func Start(ctx context.Context, d, probes load.Driver, pcfg load.ProducerConfig, consumers int, group string, warmup time.Duration) (*Load, error) {
 	if probes == nil {
 		probes = d
 	}
@@ -58,15 +61,15 @@ const (
 	baselineProbes = 3
 )
 
-// Probe is a ProbeFunc: ProbeLength at ProbeRate on the probe driver, to the search's topic.
-func (l *Load) Probe(ctx context.Context) (Probe, error) {
+// Probe is a capacity.ProbeFunc: ProbeLength at ProbeRate on the probe driver, to the search's topic.
+func (l *Load) Probe(ctx context.Context) (capacity.Probe, error) {
 	start := time.Now()
 	res, err := l.probes.Trial(ctx, load.Schedule{Rate: ProbeRate, Duration: ProbeLength}, nil)
 	if err != nil {
-		return Probe{}, err
+		return capacity.Probe{}, err
 	}
 	l.acked += res.Total.Acked
-	p := Probe{Acked: res.Total.Acked, Elapsed: time.Since(start)}
+	p := capacity.Probe{Acked: res.Total.Acked, Elapsed: time.Since(start)}
 	if res.Total.Failed+res.Unsent > 0 {
 		return p, fmt.Errorf("%d of %d probe records failed or were not acknowledged", res.Total.Failed+res.Unsent, res.Sent+res.Unsent)
 	}
@@ -78,17 +81,17 @@ func (l *Load) Probe(ctx context.Context) (Probe, error) {
 
 // Settler measures the idle cluster's probe latency and returns the Settler that brings it
 // back to it between trials, and the records the idle probes wrote.
-func (l *Load) Settler(ctx context.Context) (*Settler, int64, error) {
-	base, acked, err := MeasureBaseline(ctx, l.Probe, baselineProbes)
+func (l *Load) Settler(ctx context.Context) (*capacity.Settler, int64, error) {
+	base, acked, err := capacity.MeasureBaseline(ctx, l.Probe, baselineProbes)
 	if err != nil {
 		return nil, acked, err
 	}
-	return &Settler{Probe: l.Probe, Baseline: base}, acked, nil
+	return &capacity.Settler{Probe: l.Probe, Baseline: base}, acked, nil
 }
 
-// Trial is a TrialFunc: warm-up, then d at rate (0: unthrottled), and with consumers the
+// Trial is a capacity.TrialFunc: warm-up, then d at rate (0: unthrottled), and with consumers the
 // growth of their lag over the trial.
-func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcome, error) {
+func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (capacity.Outcome, error) {
 	start := time.Now()
 	lag0 := l.acked - l.consumed()
 	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
@@ -96,7 +99,7 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (Outcom
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
 	if err != nil {
-		return Outcome{}, err
+		return capacity.Outcome{}, err
 	}
 	o := FromProduce(res)
 	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
@@ -157,4 +160,21 @@ func (l *Load) consumersFailed() error {
 		return fmt.Errorf("consumers: %w", err)
 	}
 	return nil
+}
+
+// FromProduce takes a trial's outcome from its produce result: the steady state after the
+// warm-up when there was one, else the whole trial.
+func FromProduce(r *load.ProduceResult) capacity.Outcome {
+	st := r.Total
+	if r.Steady != nil {
+		st = *r.Steady
+	}
+	achieved := st.RecordsPerSec
+	if r.WindowRecordsPerSec > 0 {
+		achieved = r.WindowRecordsPerSec
+	}
+	return capacity.Outcome{Achieved: achieved, Acked: st.Acked, Bytes: st.Bytes,
+		Failed: r.Total.Failed, Unsent: r.Unsent, Latency: st.DueHistogram, SendLatency: st.SendHistogram,
+		BlockedSends: r.BlockedSends, Sent: r.Sent + r.Unsent,
+		Records: capacity.Records{Handed: r.Sent + r.Unsent, Acked: r.Total.Acked, Failed: r.Total.Failed, Unsent: r.Unsent}}
 }

@@ -1,4 +1,4 @@
-package capacity
+package capacityload
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func TestLoadTrialsOnFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := StartLoad(ctx, p, nil, pcfg, 1, "cap-group", 200*time.Millisecond)
+	l, err := Start(ctx, p, nil, pcfg, 1, "cap-group", 200*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

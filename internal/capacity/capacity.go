@@ -88,6 +88,10 @@ const (
 	// MinShort is the shortest default short trial: below it a trial holds too few
 	// acknowledgements for a p99 worth comparing, and the warm-up's backlog weighs on it.
 	MinShort = 2 * time.Second
+	// MinTrial is the shortest final trial kbench capacity and a study accept: its short
+	// trials last a quarter of it, and below a second they hold too few acknowledgements
+	// for a p99.
+	MinTrial = 4 * time.Second
 )
 
 // Phase is what a trial was for.

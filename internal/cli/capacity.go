@@ -57,8 +57,8 @@ func (f *capacityFlags) config(cmd *cobra.Command) (capacity.Config, error) {
 	// The search's own default, so that the goal printed and searched is the one documented.
 	durationSum := capacity.Config{Trial: f.trial, DurationSum: f.durationSum}.Filled().DurationSum
 	switch {
-	case f.trial < 4*time.Second:
-		return capacity.Config{}, fmt.Errorf("--trial %v: must be at least 4s (short trials last a quarter of it)", f.trial)
+	case f.trial < capacity.MinTrial:
+		return capacity.Config{}, fmt.Errorf("--trial %v: must be at least %v (short trials last a quarter of it)", f.trial, capacity.MinTrial)
 	case durationSum < f.trial:
 		return capacity.Config{}, fmt.Errorf("--duration-sum %v: must be at least one --trial (%v)", durationSum, f.trial)
 	case f.confirm < f.trial:

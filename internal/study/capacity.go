@@ -18,9 +18,7 @@ const (
 	DefaultCapacityExceedRatio = capacity.DefaultExceedRatio
 	DefaultCapacityConfirm     = capacity.DefaultConfirm
 	DefaultCapacityMaxDuration = capacity.DefaultMaxDuration
-	// MinCapacityTrial is the shortest trial: its short trials last a quarter of it, and
-	// below a second they hold too few acknowledgements for a p99.
-	MinCapacityTrial = 4 * time.Second
+	MinCapacityTrial           = capacity.MinTrial
 )
 
 // parseSLO checks one capacity.slo entry: a percentile name (p50, p99, p999 = 99.9,

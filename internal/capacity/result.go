@@ -79,6 +79,11 @@ func (s *search) bracket(i int, slo SLO) Bracket {
 	if len(b.Undecided) > 0 {
 		why = append(why, "undecided at "+rates(b.Undecided))
 	}
+	if s.stale(i, fin) {
+		// The search would try the upper end again (only the budget stopped it): a pass far
+		// below it since its failure puts that failure in doubt.
+		why = append(why, fmt.Sprintf("upper end %s failed once before a pass far under the limit below it, and was not tried again", rates([]float64{fin.upper})))
+	}
 	b.Converged = len(why) == 0
 	b.Consistent = s.consistent(i)
 	b.Overlap = s.overlap(i)

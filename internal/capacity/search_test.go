@@ -486,6 +486,19 @@ func TestSearchRetriesAnUpperEndAfterAFarBelowPass(t *testing.T) {
 			case tt.next < 0 && (!ok || rate <= upper):
 				t.Errorf("next %v (%v), want a rate above %v, now the lower bound", rate, ok, upper)
 			}
+			// Were the budget to end here, the bracket says what the retry would have
+			// checked, and is not converged.
+			if tt.next == upper {
+				b := s.result().Brackets[0]
+				if b.Converged || !strings.Contains(b.Note, "upper end 43,097 records/s failed once") {
+					t.Errorf("bracket converged %v, note %q: want not converged, the upper end in doubt", b.Converged, b.Note)
+				}
+			}
+			if tt.next == 0 {
+				if b := s.result().Brackets[0]; strings.Contains(b.Note, "failed once") {
+					t.Errorf("note %q: the upper end is not in doubt", b.Note)
+				}
+			}
 		})
 	}
 }

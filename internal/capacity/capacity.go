@@ -158,6 +158,10 @@ type Trial struct {
 	HostDiskWriteWaitMs float64
 	HostDiskWritten     uint64
 	HostDiskRead        bool
+	// HostDirtyAtStart is the host's dirty page cache as the trial began, when
+	// HostDirtyRead (see Outcome).
+	HostDirtyAtStart uint64
+	HostDirtyRead    bool
 	// Disturbed marks a trial that failed while the hypervisor took DisturbedStealPct or more
 	// of the host's CPU time: it is not evidence about the cluster, and its rate is tried
 	// again (at most MaxDisturbed times in a search).

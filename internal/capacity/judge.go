@@ -46,6 +46,11 @@ type Outcome struct {
 	HostDiskWriteWaitMs float64
 	HostDiskWritten     uint64
 	HostDiskRead        bool
+	// HostDirtyAtStart is the host's page cache waiting to be written back as the trial
+	// began, when HostDirtyRead: what brokers on this host wrote before it and the kernel
+	// had not yet written back, which this trial's writes then wait behind.
+	HostDirtyAtStart uint64
+	HostDirtyRead    bool
 }
 
 // The thresholds of a passing trial besides latency.

@@ -25,7 +25,7 @@ func (r *Result) Record() *results.Capacity {
 		})
 	}
 	for _, t := range r.Trials {
-		var steal, diskWait, diskWritten *float64
+		var steal, diskWait, diskWritten, dirty *float64
 		if t.HostStealRead {
 			steal = &t.HostStealPct
 		}
@@ -33,8 +33,12 @@ func (r *Result) Record() *results.Capacity {
 			mib := float64(t.HostDiskWritten) / (1 << 20)
 			diskWait, diskWritten = &t.HostDiskWriteWaitMs, &mib
 		}
+		if t.HostDirtyRead {
+			mib := float64(t.HostDirtyAtStart) / (1 << 20)
+			dirty = &mib
+		}
 		out.Trials = append(out.Trials, results.CapacityTrial{
-			HostStealPct: steal, Disturbed: t.Disturbed, HostDiskWriteWaitMs: diskWait, HostDiskWrittenMiB: diskWritten,
+			HostStealPct: steal, Disturbed: t.Disturbed, HostDiskWriteWaitMs: diskWait, HostDiskWrittenMiB: diskWritten, HostDirtyAtStartMiB: dirty,
 			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
 			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),

@@ -189,7 +189,8 @@ func (s *search) trial(ctx context.Context, run TrialFunc, rate float64, d time.
 func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o Outcome) {
 	t := Trial{N: len(s.trials) + 1, Phase: phase, Offered: rate, Duration: d, Achieved: o.Achieved, Records: o.Records, Settle: st,
 		HostStealPct: o.HostStealPct, HostStealRead: o.HostStealRead,
-		HostDiskWriteWaitMs: o.HostDiskWriteWaitMs, HostDiskWritten: o.HostDiskWritten, HostDiskRead: o.HostDiskRead, outcome: o}
+		HostDiskWriteWaitMs: o.HostDiskWriteWaitMs, HostDiskWritten: o.HostDiskWritten, HostDiskRead: o.HostDiskRead,
+		HostDirtyAtStart: o.HostDirtyAtStart, HostDirtyRead: o.HostDirtyRead, outcome: o}
 	if o.Acked > 0 && o.Achieved > 0 {
 		t.MiBPerSec = o.Achieved * float64(o.Bytes) / float64(o.Acked) / (1 << 20)
 	}

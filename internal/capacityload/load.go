@@ -96,12 +96,14 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (capaci
 	lag0 := l.acked - l.consumed()
 	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
 	disk0, diskErr := metrics.ReadHostDisk("/proc")
+	dirty0, dirtyErr := metrics.ReadHostDirty("/proc")
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
 	if err != nil {
 		return capacity.Outcome{}, err
 	}
 	o := FromProduce(res)
+	o.HostDirtyAtStart, o.HostDirtyRead = dirty0, dirtyErr == nil
 	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
 		o.HostStealPct, o.HostStealRead = cpu1.StealPctSince(cpu0)
 	}

@@ -246,7 +246,7 @@ func TestCapacityStealNoted(t *testing.T) {
 }
 
 // TestCapacityDiskNoted: a failed paced trial's line says what the host's disks wrote and
-// how long a write took; a passing one, the unthrottled one and one whose disks were not
+// how long a write took (and the dirty page cache it began with, when read); a passing one, the unthrottled one and one whose disks were not
 // read do not.
 func TestCapacityDiskNoted(t *testing.T) {
 	slos := []capacity.SLO{{Percentile: 99, Limit: 50 * time.Millisecond}}
@@ -273,5 +273,12 @@ func TestCapacityDiskNoted(t *testing.T) {
 		if got := strings.Contains(capacityTrialLine(tt.trial, slos), note); got != tt.noted {
 			t.Errorf("%s: line %q, noted %v, want %v", tt.name, capacityTrialLine(tt.trial, slos), got, tt.noted)
 		}
+	}
+	// With the page cache's dirty bytes read as the trial began (2 GiB), the note says them.
+	dirty := trial(40000, false, true)
+	dirty.HostDirtyAtStart, dirty.HostDirtyRead = 2<<30, true
+	const dirtyNote = " [host disk: 1536 MiB written, 41.2 ms a write; 2048 MiB dirty at the start]"
+	if got := capacityTrialLine(dirty, slos); !strings.Contains(got, dirtyNote) {
+		t.Errorf("line %q, want it to hold %q", got, dirtyNote)
 	}
 }

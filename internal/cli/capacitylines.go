@@ -57,7 +57,11 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	if t.Offered > 0 && t.HostDiskRead && slices.Contains(t.Pass, false) {
 		// What the host's disks did then: the brokers' write-back when they run here, or a
 		// neighbour's I/O, which the steal does not show.
-		line += fmt.Sprintf(" [host disk: %.0f MiB written, %.1f ms a write]", float64(t.HostDiskWritten)/(1<<20), t.HostDiskWriteWaitMs)
+		line += fmt.Sprintf(" [host disk: %.0f MiB written, %.1f ms a write", float64(t.HostDiskWritten)/(1<<20), t.HostDiskWriteWaitMs)
+		if t.HostDirtyRead {
+			line += fmt.Sprintf("; %.0f MiB dirty at the start", float64(t.HostDirtyAtStart)/(1<<20))
+		}
+		line += "]"
 	}
 	if st := t.Settle; st.Probes > 0 {
 		if st.Settled {

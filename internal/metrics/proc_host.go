@@ -254,6 +254,15 @@ func readMemInfo(proc procDir) (memInfo, error) {
 	return m, nil
 }
 
+// ReadHostDirty reads the page cache waiting to be written back (meminfo's Dirty) of the proc
+// file system mounted at mount, in bytes.
+func ReadHostDirty(mount string) (uint64, error) {
+	return readMounted(mount, "meminfo", func(proc procDir) (uint64, error) {
+		m, err := readMemInfo(proc)
+		return m.Dirty, err
+	})
+}
+
 // readLoadAvg reads the 1, 5 and 15 minute load averages of /proc/loadavg.
 func readLoadAvg(proc procDir) ([3]float64, error) {
 	l, err := proc.LoadAvg()

@@ -106,6 +106,15 @@ func TestReadMemInfo(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) { checkRead(t, readMemInfo, "meminfo", tc.file, tc.want, tc.wantErr) })
 	}
+	// ReadHostDirty reads the same file from a mount: the fixture's Dirty is 2,048 kB.
+	dir := t.TempDir()
+	writeProc(t, dir, fstest.MapFS{"meminfo": {Data: readFixture(t, "meminfo")}})
+	if got, err := ReadHostDirty(dir); err != nil || got != 2048*1024 {
+		t.Errorf("ReadHostDirty: %d, %v, want 2048 kB", got, err)
+	}
+	if _, err := ReadHostDirty(filepath.Join(dir, "missing")); err == nil {
+		t.Error("ReadHostDirty of a missing directory: no error")
+	}
 }
 
 func TestReadLoadAvg(t *testing.T) {

@@ -131,6 +131,9 @@ type CapacityTrial struct {
 	// completed or /proc/diskstats could not be read.
 	HostDiskWriteWaitMs *float64 `json:"host_disk_write_wait_ms,omitempty"`
 	HostDiskWrittenMiB  *float64 `json:"host_disk_written_mib,omitempty"`
+	// HostDirtyAtStartMiB is the searching host's page cache waiting to be written back
+	// (/proc/meminfo's Dirty) as the trial began; absent where it could not be read.
+	HostDirtyAtStartMiB *float64 `json:"host_dirty_at_start_mib,omitempty"`
 	// Disturbed marks a trial that failed while the hypervisor took 2% or more of the host's
 	// CPU time: it is not counted in the classification, and its rate was tried again.
 	Disturbed bool `json:"disturbed,omitempty"`

@@ -38,7 +38,7 @@ func (r *Result) Record() *results.Capacity {
 			dirty = &mib
 		}
 		out.Trials = append(out.Trials, results.CapacityTrial{
-			HostStealPct: steal, Disturbed: t.Disturbed, HostDiskWriteWaitMs: diskWait, HostDiskWrittenMiB: diskWritten, HostDirtyAtStartMiB: dirty,
+			HostStealPct: steal, Disturbed: t.Disturbed, Stalled: t.Stalled, HostDiskWriteWaitMs: diskWait, HostDiskWrittenMiB: diskWritten, HostDirtyAtStartMiB: dirty,
 			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
 			SendP50Ms: msf(t.SendP50), SendP99Ms: msf(t.SendP99), SendP999Ms: msf(t.SendP999),

@@ -15,7 +15,7 @@ func TestRecord(t *testing.T) {
 		Brackets: []Bracket{{SLO: cfg.SLOs[0], Goal: cfg.goal(cfg.SLOs[0]), Lower: 100, Upper: 104, Converged: true, Confirmed: true, ConditionalThroughput: 99.9}},
 		Trials: []Trial{{N: 1, Phase: PhaseFinal, Offered: 100, Duration: 2 * time.Second, Achieved: 99.5, SendP99: 3 * time.Millisecond,
 			LossRatio: []float64{0.001}, Pass: []bool{true}, Reasons: [][]string{nil}, HostStealPct: 2.5, HostStealRead: true, Disturbed: true,
-			HostDirtyAtStart: 3 << 29, HostDirtyRead: true,
+			HostDirtyAtStart: 3 << 29, HostDirtyRead: true, Stalled: true,
 			Settle: Settle{Waited: 1500 * time.Millisecond, Probes: 2, Settled: true, ProbeP50: 2 * time.Millisecond, Baseline: 1800 * time.Microsecond}}},
 		Spent: 90 * time.Second,
 	}
@@ -28,7 +28,7 @@ func TestRecord(t *testing.T) {
 	if tr.DurationS != 2 || tr.Phase != "final" || tr.Offered != 100 || tr.Achieved != 99.5 || tr.SendP99Ms != 3 || !tr.Pass[0] ||
 		tr.LossRatio[0] != 0.001 || tr.SettleS != 1.5 || !tr.Settled || tr.ProbeP50Ms != 2 || tr.BaselineP50Ms != 1.8 ||
 		tr.HostStealPct == nil || *tr.HostStealPct != 2.5 || !tr.Disturbed ||
-		tr.HostDirtyAtStartMiB == nil || *tr.HostDirtyAtStartMiB != 1536 || tr.HostDiskWrittenMiB != nil {
+		tr.HostDirtyAtStartMiB == nil || *tr.HostDirtyAtStartMiB != 1536 || tr.HostDiskWrittenMiB != nil || !tr.Stalled {
 		t.Errorf("trial = %+v", tr)
 	}
 	if out.TrialS != 20 || out.ShortS != 5 || out.DurationSumS != 40 || out.ExceedRatio != 0.5 || out.ConfirmS != 60 ||

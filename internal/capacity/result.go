@@ -137,7 +137,7 @@ func (s *search) consistent(i int) [2]float64 {
 // countsInFinal says whether t is evidence the final goal reads: a full-length or
 // confirmation trial not set aside as disturbed.
 func (t Trial) countsInFinal() bool {
-	return (t.Phase == PhaseFinal || t.Phase == PhaseConfirm) && !t.Disturbed
+	return (t.Phase == PhaseFinal || t.Phase == PhaseConfirm) && !t.Disturbed && !t.Stalled
 }
 
 // overlap is SLO i's range where its full-length and confirmation trials disagree (see
@@ -177,7 +177,7 @@ func (s *search) atLower(b *Bracket) {
 	merged := metrics.NewHistogram()
 	first := true
 	for _, t := range s.trials {
-		if t.Offered != b.Lower || t.outcome.Latency == nil || t.Disturbed {
+		if t.Offered != b.Lower || t.outcome.Latency == nil || t.Disturbed || t.Stalled {
 			continue
 		}
 		merged.Merge(t.outcome.Latency)

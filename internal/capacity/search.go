@@ -28,8 +28,9 @@ type search struct {
 	lastSettle, longestSettle time.Duration
 	// stopped says why the search ended early.
 	stopped string
-	// disturbed counts the trials set aside as disturbed (Trial.Disturbed).
-	disturbed int
+	// disturbed counts the trials set aside as disturbed (Trial.Disturbed), stalls those
+	// set aside as stalled (Trial.Stalled).
+	disturbed, stalls int
 }
 
 // rateEvidence is the evidence at one rate: per SLO, its trials' durations and loss ratios.
@@ -227,7 +228,11 @@ func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o
 	if t.Disturbed {
 		s.disturbed++
 	}
-	if ld := s.loads[rate]; rate > 0 && !t.Disturbed {
+	t.Stalled = !t.Disturbed && len(common) == 0 && s.stalled(rate, phase, judged)
+	if t.Stalled {
+		s.stalls++
+	}
+	if ld := s.loads[rate]; rate > 0 && !t.Disturbed && !t.Stalled {
 		if ld == nil {
 			ld = &rateEvidence{results: make([][]trialResult, len(s.cfg.SLOs))}
 			s.loads[rate] = ld
@@ -245,6 +250,64 @@ func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o
 		s.cfg.Progress(t)
 	}
 }
+
+// stalled says whether a full-length trial (final or confirmation) at rate that measured
+// judged froze rather than found the rate too high: for every SLO it failed, its percentile
+// was stallShare times the limit or more while a counted full-length trial at this rate or
+// above had stayed under that (the cluster carried as much without freezing). Such a trial
+// is set aside and its rate tried again (Trial.Stalled), once per rate and at most
+// maxStalled times a search, so a second stall decides. A rate that is too high fails a
+// full-length trial by a little: recorded on the embedded clusters, failed confirmations
+// had p99 at 1.5-3.3 times the limit (73-165 ms against 50 ms), and 9 of 11 second tries
+// failed too; failures at the edge reached 448 ms at most. A cluster that held a rate and
+// then froze for seconds at it or below met a pause, a flush or its host.
+func (s *search) stalled(rate float64, phase Phase, judged []trialResult) bool {
+	if rate <= 0 || (phase != PhaseFinal && phase != PhaseConfirm) || s.stalls >= maxStalled {
+		return false
+	}
+	for _, t := range s.trials {
+		if t.Offered == rate && t.Stalled {
+			return false
+		}
+	}
+	failed := false
+	for i, r := range judged {
+		slo := s.cfg.SLOs[i]
+		if r.lossRatio <= slo.LossRatio() {
+			continue
+		}
+		failed = true
+		if float64(r.latency) < stallShare*float64(slo.Limit) || !s.heldAtOrAbove(i, rate) {
+			return false
+		}
+	}
+	return failed
+}
+
+// heldAtOrAbove says whether a counted full-length trial at rate or above kept SLO i's
+// percentile under stallShare times its limit.
+func (s *search) heldAtOrAbove(i int, rate float64) bool {
+	limit := stallShare * float64(s.cfg.SLOs[i].Limit)
+	for r, ld := range s.loads {
+		if r < rate {
+			continue
+		}
+		for _, t := range ld.results[i] {
+			if (t.phase == PhaseFinal || t.phase == PhaseConfirm) && t.latency > 0 && float64(t.latency) < limit {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stallShare is how far above its limit a full-length trial's percentile must be for its
+// failure to count as a stall (see stalled); maxStalled bounds the trials a search sets
+// aside so.
+const (
+	stallShare = 10
+	maxStalled = 2
+)
 
 // class is rate's classification for SLO i against g, from the trials of phase (every
 // trial for ""); a failed confirmation makes it an upper bound whatever else it showed.
@@ -376,8 +439,8 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		switch {
 		case co.upper == 0 && co.lower == 0:
 			// At the unthrottled rate itself the producers' buffer fills by definition:
-			// start just under it.
-			return roundRate(firstPaced * s.max), c.Short, PhaseCoarse, true
+			// start under it, where the recorded answers lie (coarseStep).
+			return roundRate(coarseStep * s.max), c.Short, PhaseCoarse, true
 		case co.upper == 0 && s.boundTrials() <= s.opening:
 			// A paced trial passed at the unthrottled rate: that trial fell short (a cold
 			// start). Measured again, it bounds the bisection better than a doubling.
@@ -385,7 +448,7 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		case co.upper == 0:
 			return roundRate(2 * co.lower), c.Short, PhaseCoarse, true
 		case co.lower == 0:
-			r := max(roundRate(co.upper/2), c.MinRate)
+			r := max(roundRate(coarseStep*co.upper), c.MinRate)
 			return r, c.Short, PhaseCoarse, r < co.upper
 		case co.upper/co.lower > (1+c.Precision)*(1+c.Precision):
 			mid := roundRate(math.Sqrt(co.lower * co.upper))
@@ -445,7 +508,7 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 	switch {
 	case fin.upper == 0:
 		r := roundRate(fin.lower * s.expansion(i, fin.lower, true))
-		ceiling := roundRate(firstPaced * s.max)
+		ceiling := roundRate(ceilingShare * s.max)
 		switch {
 		case fin.lower < ceiling && ceiling/fin.lower > farCeiling:
 			// Far below where the buffer fills (the unthrottled trial measured again on a
@@ -668,8 +731,20 @@ func (s *search) lastConfirmation() (rate float64, d time.Duration, phase Phase,
 	return 0, 0, "", false
 }
 
-// firstPaced is where the first paced trial goes, as a share of the unthrottled rate.
-const firstPaced = 0.9
+// ceilingShare is how far up a search goes, as a share of the unthrottled rate: at that
+// rate itself the producers' buffer fills by definition.
+const ceilingShare = 0.9
+
+// coarseStep is where the first paced trial goes, as a share of the unthrottled rate, and
+// the factor of each step down while every paced trial failed. Recorded in 45 searches of
+// the embedded 1- and 3-broker clusters on this 2-core host, the first paced trial, then at
+// 0.9 of the unthrottled rate A, failed in 44, and the lower ends lay at 0.13-0.86 A
+// (median 0.55): that trial told the search almost nothing. From 0.68 A a pass leaves
+// [0.68 A, A], and a failure then a pass at 0.68^2 = 0.46 A leaves [0.46 A, 0.68 A]: either
+// is 1/0.68 = 1.47 wide, within two bisections of the coarse goal at the default precision
+// (1.47^(1/4) = 1.101 <= 1.05^2), where from [0.45 A, 0.9 A] it took three and the trial at
+// 0.9 A one more.
+const coarseStep = 0.68
 
 // farCeiling is how far below 0.9 of the unthrottled rate a lower bound must be for the
 // search to bisect towards it instead of expanding: the unthrottled rate is usually within

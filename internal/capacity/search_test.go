@@ -13,8 +13,8 @@ import (
 // model is a cluster with a knee: at rate r below its capacity c, due-time p99 is
 // base/(1 - r/c) (an M/M/1 queue's shape), p99.9 twice that; at c and above (and
 // unthrottled) latency is 10 s, the buffer-bound regime, and the achieved rate is c.
-// noise multiplies trial n's latency by noise[(n-1) % len]; hiccup[n] makes trial n's
-// latency 10 s whatever its rate.
+// noise multiplies trial n's latency by noise[(n-1) % len], and slow[n] trial n's;
+// hiccup[n] makes trial n's latency 10 s whatever its rate.
 type model struct {
 	c float64
 	// unthrottled, when set, is what the first unthrottled trials achieve, one each (a cold
@@ -22,6 +22,7 @@ type model struct {
 	unthrottled []float64
 	base        time.Duration
 	noise       []float64
+	slow        map[int]float64
 	hiccup      map[int]bool
 	calls       []call
 }
@@ -47,6 +48,9 @@ func (m *model) run(_ context.Context, rate float64, d time.Duration) (Outcome, 
 	}
 	if len(m.noise) > 0 {
 		p99 = time.Duration(float64(p99) * m.noise[(n-1)%len(m.noise)])
+	}
+	if f, ok := m.slow[n]; ok {
+		p99 = time.Duration(float64(p99) * f)
 	}
 	if m.hiccup[n] {
 		p99 = 10 * time.Second
@@ -108,24 +112,23 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 1, 2: unthrottled, achieves 50,000 twice: not climbing.                (bound, 5 s)
-	// 3: 0.9 * 50,000 = 45,000: 6/(1-0.9) = 60 ms fails.       coarse [-, 45000]
-	// 4: 22,500: 10.9 ms passes.                                [22500, 45000], ratio 2
-	// 5: sqrt(22500*45000) = 31820: 16.5 ms passes.                          ratio 1.414
-	// 6: sqrt(31820*45000) = 37840: 24.7 ms passes.                          ratio 1.189
-	// 7: sqrt(37840*45000) = 41265: 34.3 ms passes.  [41265, 45000] 1.0905 <= 1.05^2: done
-	// 8: the final goal has no trial yet: the bracket's ends, equally far from its middle,
-	//    lower first: 41265 at 20 s passes, a lower bound.
-	// 9: 45000 at 20 s fails: one trial (20 s high-loss of the 40 s sum) is not yet more
+	// 3: 0.68 * 50,000 = 34,000: 6/(1-0.68) = 18.8 ms passes.  coarse [34000, -], bounded
+	//    by the unthrottled rate: [34000, 50000], ratio 1.471
+	// 4: sqrt(34000*50000) = 41231: 34.2 ms passes.                          ratio 1.213
+	// 5: sqrt(41231*50000) = 45404: 65.3 ms fails.  [41231, 45404] 1.1012 <= 1.05^2: done
+	// 6: the final goal has no trial yet: the bracket's ends, equally far from its middle,
+	//    lower first: 41231 at 20 s passes, a lower bound.
+	// 7: 45404 at 20 s fails: one trial (20 s high-loss of the 40 s sum) is not yet more
 	//    than half, so it is undecided; it bounds the bisection provisionally.
-	// 10: sqrt(41265*45000) = 43092 at 20 s: 43.4 ms passes.    [43092, 45000] 1.0443
-	// 11: the bracket has narrowed to 45000: re-tested, it fails again: an upper bound.
-	// 12: 43092 confirmed: 60 s, passes.
-	want := []float64{0, 0, 45000, 22500, 31820, 37840, 41265, 41265, 45000, 43092, 45000, 43092}
+	// 8: sqrt(41231*45404) = 43267 at 20 s: 44.6 ms passes.     [43267, 45404] 1.0494
+	// 9: the bracket has narrowed to 45404: re-tested, it fails again: an upper bound.
+	// 10: 43267 confirmed: 60 s, passes.
+	want := []float64{0, 0, 34000, 41231, 45404, 41231, 45404, 43267, 45404, 43267}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
-	wantD := []time.Duration{5, 5, 5, 5, 5, 5, 5, 20, 20, 20, 20, 60} // seconds
-	wantPhase := []Phase{PhaseBound, PhaseBound, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse, PhaseCoarse,
+	wantD := []time.Duration{5, 5, 5, 5, 5, 20, 20, 20, 20, 60} // seconds
+	wantPhase := []Phase{PhaseBound, PhaseBound, PhaseCoarse, PhaseCoarse, PhaseCoarse,
 		PhaseFinal, PhaseFinal, PhaseFinal, PhaseFinal, PhaseConfirm}
 	for i, c := range m.calls {
 		if c.d != wantD[i]*time.Second || res.Trials[i].Phase != wantPhase[i] {
@@ -133,27 +136,27 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 		}
 	}
 	b := res.Brackets[0]
-	if b.Lower != 43092 || b.Upper != 45000 || !b.Converged || !b.Confirmed || b.Note != "" || !res.Done() {
-		t.Errorf("bracket %v-%v converged %v confirmed %v (%s), want 43092-45000 converged and confirmed", b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note)
+	if b.Lower != 43267 || b.Upper != 45404 || !b.Converged || !b.Confirmed || b.Note != "" || !res.Done() {
+		t.Errorf("bracket %v-%v converged %v confirmed %v (%s), want 43267-45404 converged and confirmed", b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note)
 	}
 	if b.Goal.Code() != "20f40d1l50e" {
 		t.Errorf("goal %s, want 20f40d1l50e", b.Goal.Code())
 	}
-	// 43,092 records/s of 1,024 bytes = 43092/1024 MiB/s = 42.082 MiB/s.
-	if b.LowerMiB < 42.08 || b.LowerMiB > 42.09 {
-		t.Errorf("lower end %v MiB/s, want 42.082", b.LowerMiB)
+	// 43,267 records/s of 1,024 bytes = 43267/1024 MiB/s = 42.253 MiB/s.
+	if b.LowerMiB < 42.25 || b.LowerMiB > 42.26 {
+		t.Errorf("lower end %v MiB/s, want 42.253", b.LowerMiB)
 	}
-	// The trials at 43,092 (no noise): p99 6/(1-0.86184) = 43.4 ms; p50 base/2 = 3 ms; 0.15 %
-	// of the records late (the 15 at 86.8 ms), so the conditional throughput is 43092 * 0.9985.
-	if b.AtLowerP99 < 43400*time.Microsecond || b.AtLowerP99 > 43500*time.Microsecond || b.AtLowerP50 != 3001*time.Microsecond {
-		t.Errorf("at lower end p50 %v p99 %v, want 3.0 ms and 43.4 ms", b.AtLowerP50, b.AtLowerP99)
+	// The trials at 43,267 (no noise): p99 6/(1-0.86534) = 44.56 ms; p50 base/2 = 3 ms; 0.15 %
+	// of the records late (the 15 at 89.1 ms), so the conditional throughput is 43267 * 0.9985.
+	if b.AtLowerP99 < 44500*time.Microsecond || b.AtLowerP99 > 44600*time.Microsecond || b.AtLowerP50 != 3001*time.Microsecond {
+		t.Errorf("at lower end p50 %v p99 %v, want 3.0 ms and 44.6 ms", b.AtLowerP50, b.AtLowerP99)
 	}
-	if want := 43092 * 0.9985; b.ConditionalThroughput < want-0.01 || b.ConditionalThroughput > want+0.01 {
+	if want := 43267 * 0.9985; b.ConditionalThroughput < want-0.01 || b.ConditionalThroughput > want+0.01 {
 		t.Errorf("conditional throughput %v, want %v", b.ConditionalThroughput, want)
 	}
-	// 60 ms in the model reads 60.0 from the histogram; 200 of 10,000 records are late: 2 %.
-	if tr := res.Trials[2]; tr.Pass[0] || tr.Reasons[0][0] != "p99 60.0 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
-		t.Errorf("trial 3 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
+	// 65.27 ms in the model reads 65.3 from the histogram; 200 of 10,000 records are late: 2 %.
+	if tr := res.Trials[4]; tr.Pass[0] || tr.Reasons[0][0] != "p99 65.3 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
+		t.Errorf("trial 5 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
 	}
 }
 
@@ -185,8 +188,8 @@ func TestSearchOpensUntilTheBoundStopsClimbing(t *testing.T) {
 			for opening < len(res.Trials) && res.Trials[opening].Phase == PhaseBound {
 				opening++
 			}
-			if opening != tt.opening || res.Trials[opening].Offered != roundRate(0.9*tt.max) {
-				t.Errorf("opened with %d unthrottled trials, then %v records/s; want %d, then 0.9 x %v", opening, res.Trials[opening].Offered, tt.opening, tt.max)
+			if opening != tt.opening || res.Trials[opening].Offered != roundRate(0.68*tt.max) {
+				t.Errorf("opened with %d unthrottled trials, then %v records/s; want %d, then 0.68 x %v", opening, res.Trials[opening].Offered, tt.opening, tt.max)
 			}
 		})
 	}
@@ -206,14 +209,15 @@ func TestSearchRecoversFromAColdBound(t *testing.T) {
 	}
 	// p99 = 6/(1 - r/50000) ms; 50 ms at 44,000.
 	// 1, 2: unthrottled: 10,000 twice (cold, not climbing).          (bound)
-	// 3-5: 9000, sqrt(9000*10000) = 9487, then 10000 itself: all pass (7.3-7.5 ms).
-	// 6: a paced trial passed at the unthrottled rate: measured again, 50,000.
-	// 7-9: bisect [10000, 50000]: 22361, 33437, 40888 pass (10.9, 18.1, 32.9 ms).
-	// 10: sqrt(40888*50000) = 45215 fails (62.7 ms); 11: 42997 passes (42.8 ms): coarse done.
-	// 12: 42997 at 20 s passes; 13: 45215 at 20 s fails once: undecided, the bisection's top.
-	// 14: sqrt(42997*45215) = 44092 fails (50.8 ms): the new top, 2.5 % above 42997;
-	// 15: 44092 again fails: an upper bound. 16: 42997 confirmed.
-	want := []float64{0, 0, 9000, 9487, 10000, 0, 22361, 33437, 40888, 45215, 42997, 42997, 45215, 44092, 44092, 42997}
+	// 3-5: 0.68 * 10000 = 6800, sqrt(6800*10000) = 8246, sqrt(8246*10000) = 9081: all pass
+	// (6.9-7.3 ms); [9081, 10000] is within 1.05^2, so 6 tries 10000 itself: passes (7.5 ms).
+	// 7: a paced trial passed at the unthrottled rate: measured again, 50,000.
+	// 8-10: bisect [10000, 50000]: 22361, 33437, 40888 pass (10.9, 18.1, 32.9 ms).
+	// 11: sqrt(40888*50000) = 45215 fails (62.7 ms); 12: 42997 passes (42.8 ms): coarse done.
+	// 13: 42997 at 20 s passes; 14: 45215 at 20 s fails once: undecided, the bisection's top.
+	// 15: sqrt(42997*45215) = 44092 fails (50.8 ms): the new top, 2.5 % above 42997;
+	// 16: 44092 again fails: an upper bound. 17: 42997 confirmed.
+	want := []float64{0, 0, 6800, 8246, 9081, 10000, 0, 22361, 33437, 40888, 45215, 42997, 42997, 45215, 44092, 44092, 42997}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
@@ -233,54 +237,67 @@ func TestSearchBisectsTowardsAWarmBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 1, 2: 10,000 twice (cold). 3, 4: 9000 and 9487 pass; 5: 10000 stalls: the coarse
-	// bracket is [9487, 10000]. 6, 7: both pass at 20 s: a lower bound at the unthrottled
-	// rate, so 8 measures it again: 50,000, and 0.9 of it, 45,000, is 4.5x the lower end.
-	// 9: sqrt(10000*45000) = 21213 passes; 10: sqrt(21213*45000) = 30896 passes; 45000 is
-	// now 1.46x away, under 1.5x: the expansion (four steps held in a row: 1.1025^8)
-	// reaches past it, so 11 tries 45000 itself: 60 ms fails once, the bisection's top.
-	// 12-14: 37287, 40962, 42934 pass (23.6, 33.2, 42.5 ms); 45000 is 4.8% above:
-	// 15 re-tests it, fails: an upper bound. 16 confirms 42934.
-	want := []float64{0, 0, 9000, 9487, 10000, 9487, 10000, 0, 21213, 30896, 45000, 37287, 40962, 42934, 45000, 42934}
+	// 1, 2: 10,000 twice (cold). 3, 4: 6800 and 8246 pass; 5: 9081 stalls: the coarse
+	// bracket is [8246, 9081]. 6, 7: both pass at 20 s: a lower bound above 0.9 of the
+	// unthrottled rate, so 8 measures it again: 50,000, and 0.9 of it, 45,000, is 5.0x the
+	// lower end. 9: sqrt(9081*45000) = 20215 passes; 10: sqrt(20215*45000) = 30161 passes;
+	// 45000 is now 1.49x away, under 1.5x: the expansion (four steps held in a row:
+	// 1.1025^8) reaches past it, so 11 tries 45000 itself: 60 ms fails once, the
+	// bisection's top. 12-15: 36841, 40717, 42805, 43889 pass (22.8, 32.3, 41.7, 49.1 ms);
+	// 45000 is 2.5% above: 16 re-tests it, fails: an upper bound. 17 confirms 43889.
+	want := []float64{0, 0, 6800, 8246, 9081, 8246, 9081, 0, 20215, 30161, 45000, 36841, 40717, 42805, 43889, 45000, 43889}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
-	if b := res.Brackets[0]; b.Lower != 42934 || b.Upper != 45000 || !res.Done() {
-		t.Errorf("bracket %v-%v done %v, want 42934-45000 converged and confirmed", b.Lower, b.Upper, res.Done())
+	if b := res.Brackets[0]; b.Lower != 43889 || b.Upper != 45000 || !res.Done() {
+		t.Errorf("bracket %v-%v done %v, want 43889-45000 converged and confirmed", b.Lower, b.Upper, res.Done())
 	}
 }
 
-// byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 9th trial.
-var byHand = []float64{0, 0, 45000, 22500, 31820, 37840, 41265, 41265, 45000}
+// byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 7th trial.
+var byHand = []float64{0, 0, 34000, 41231, 45404, 41231, 45404}
 
 func TestSearchHiccups(t *testing.T) {
 	tests := []struct {
 		name    string
 		hiccups []int
+		slow    map[int]float64
 		after   []float64
 		lower   float64
 		upper   float64
 		note    string
+		stalled int // the trial set aside as stalled, if any
 	}{
-		// Trial 10 (43092 at 20 s) hiccups: 20 s high-loss of the 40 s sum is neither more
+		// Trial 8 (43267 at 20 s) is slow by half (66.8 ms): 20 s high-loss of the 40 s sum is neither more
 		// than half (an upper bound) nor, with 20 s missing, surely within it: undecided,
-		// and the lowest failed rate. [41265, 43092] is within 5 %: 11 re-tests it and
-		// passes (20 s of each: a lower bound); 12 re-tests 45000 (fails: an upper bound);
-		// 13 confirms 43092.
-		{"undecided re-tested", []int{10}, []float64{43092, 43092, 45000, 43092}, 43092, 45000, ""},
-		// The confirmation (12) hiccups: a failed confirmation makes 43092 an upper bound;
-		// [41265, 43092] is 4.4 % wide and 41265 has a final pass: 13 confirms it.
-		{"one failed confirmation", []int{12}, []float64{43092, 45000, 43092, 41265}, 41265, 43092, "confirmation failed at 43,092 records/s"},
-		// Both confirmations fail: 43092 and 41265 are upper bounds. Since the first failed,
-		// full-length trials run 60 s, each a confirmation. Below 41265 only the coarse 37840
-		// passed: 14 tries it (passes: confirmed); [37840, 41265] is 9 % wide, so 15 bisects
-		// at sqrt(37840 * 41265) = 39515, which passes, 4.4 % below 41265: confirmed by its
-		// own trial, with no 20 s trial before it.
-		{"two failed confirmations", []int{12, 13}, []float64{43092, 45000, 43092, 41265, 37840, 39515}, 39515, 41265, "confirmation failed at 41,265, 43,092 records/s"},
+		// and the lowest failed rate. [41231, 43267] is within 5 %: 9 re-tests it and
+		// passes (20 s of each: a lower bound); 10 re-tests 45404 (fails: an upper bound);
+		// 11 confirms 43267.
+		{name: "undecided re-tested", slow: map[int]float64{8: 1.5}, after: []float64{43267, 43267, 45404, 43267}, lower: 43267, upper: 45404},
+		// The confirmation (10) is slow by half: p99 44.6 * 1.5 = 66.8 ms, a failure by a
+		// little, which makes 43267 an upper bound; [41231, 43267] is 4.9 % wide and 41231
+		// has a final pass: 11 confirms it (34.2 ms).
+		{name: "one failed confirmation", slow: map[int]float64{10: 1.5}, after: []float64{43267, 45404, 43267, 41231}, lower: 41231, upper: 43267,
+			note: "confirmation failed at 43,267 records/s"},
+		// Both confirmations fail by a little (66.8 and 51.3 ms): 43267 and 41231 are upper
+		// bounds. Since the first failed, full-length trials run 60 s, each a confirmation.
+		// Below 41231 only the coarse 34000 passed: 12 tries it (18.8 ms: confirmed);
+		// [34000, 41231] is 21 % wide, so 13 bisects at sqrt(34000 * 41231) = 37441 (23.9
+		// ms) and 14 at sqrt(37441 * 41231) = 39290 (28.0 ms), which passes 4.9 % below
+		// 41231: confirmed by its own trial, with no 20 s trial before it.
+		{name: "two failed confirmations", slow: map[int]float64{10: 1.5, 11: 1.5}, after: []float64{43267, 45404, 43267, 41231, 34000, 37441, 39290},
+			lower: 39290, upper: 41231, note: "confirmation failed at 41,231, 43,267 records/s"},
+		// The confirmation (10) stalls: 10 s, where 43267 held 44.6 ms for 20 s and 45404
+		// failed at 65.3 ms: a stall, not the rate. It is set aside, and 11 confirms 43267.
+		{name: "a stalled confirmation", hiccups: []int{10}, after: []float64{43267, 45404, 43267, 43267}, lower: 43267, upper: 45404, stalled: 10},
+		// A second stall at the same rate decides: 43267 fails its confirmation, and 12
+		// confirms 41231.
+		{name: "two stalled confirmations", hiccups: []int{10, 11}, after: []float64{43267, 45404, 43267, 43267, 41231}, lower: 41231, upper: 43267,
+			note: "confirmation failed at 43,267 records/s", stalled: 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &model{c: 50000, base: 6 * time.Millisecond, hiccup: map[int]bool{}}
+			m := &model{c: 50000, base: 6 * time.Millisecond, hiccup: map[int]bool{}, slow: tt.slow}
 			for _, n := range tt.hiccups {
 				m.hiccup[n] = true
 			}
@@ -305,6 +322,11 @@ func TestSearchHiccups(t *testing.T) {
 			b := res.Brackets[0]
 			if b.Lower != tt.lower || b.Upper != tt.upper || !b.Converged || !b.Confirmed || b.Note != tt.note {
 				t.Errorf("bracket %v-%v converged %v confirmed %v (%q), want %v-%v both (%q)", b.Lower, b.Upper, b.Converged, b.Confirmed, b.Note, tt.lower, tt.upper, tt.note)
+			}
+			for _, tr := range res.Trials {
+				if tr.Stalled != (tr.N == tt.stalled) {
+					t.Errorf("trial %d stalled %v, want %v", tr.N, tr.Stalled, tr.N == tt.stalled)
+				}
 			}
 		})
 	}
@@ -336,8 +358,8 @@ func TestSearchWithNoiseAndTwoSLOs(t *testing.T) {
 
 func TestSearchBudget(t *testing.T) {
 	// A budget of 60 s with a 2 s warm-up: the two unthrottled 5 s trials (7 s each) and the
-	// five coarse 5 s trials by hand (7 s each): 49 s. The first final trial (22 s) and the
-	// confirmation after it (62 s) do not fit: stop with the coarse bracket [41265, 45000],
+	// three coarse 5 s trials by hand (7 s each): 35 s. The first final trial (22 s) and the
+	// confirmation after it (62 s) do not fit: stop with the coarse bracket [41231, 45404],
 	// not converged, not confirmed, and the budget named.
 	m := &model{c: 50000, base: 6 * time.Millisecond}
 	cfg := p99At50()
@@ -347,10 +369,10 @@ func TestSearchBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := res.Brackets[0]
-	if len(res.Trials) != 7 || res.Spent != 49*time.Second || res.Done() || b.Converged || b.Confirmed {
-		t.Fatalf("%d trials in %v, converged %v confirmed %v: want 7 in 49s, neither", len(res.Trials), res.Spent, b.Converged, b.Confirmed)
+	if len(res.Trials) != 5 || res.Spent != 35*time.Second || res.Done() || b.Converged || b.Confirmed {
+		t.Fatalf("%d trials in %v, converged %v confirmed %v: want 5 in 35s, neither", len(res.Trials), res.Spent, b.Converged, b.Confirmed)
 	}
-	if b.Lower != 41265 || b.Upper != 45000 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 7 trials") ||
+	if b.Lower != 41231 || b.Upper != 45404 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 5 trials") ||
 		!strings.Contains(b.Note, "short trials only") || !strings.Contains(b.Note, "not confirmed") {
 		t.Errorf("bracket %v-%v, stopped %q, note %q: want a coarse bracket and why", b.Lower, b.Upper, res.Stopped, b.Note)
 	}
@@ -370,9 +392,9 @@ func TestSearchEdges(t *testing.T) {
 		{"nothing passes", &model{c: 1000, base: 5 * time.Millisecond}, SLO{99, time.Millisecond},
 			"upper end from short trials only; no rate passed p99 <= 1 ms; undecided at 1 records/s", 0},
 		// The budget holds the two unthrottled trials and one rate (2+1 s warm-up each, 9 s):
-		// 900, 6/(1-0.9) = 60 ms, fails.
-		{"stopped", &model{c: 1000, base: 6 * time.Millisecond}, SLO{99, 50 * time.Millisecond},
-			"upper end from short trials only; no rate passed p99 <= 50 ms; undecided at 900 records/s", 10 * time.Second},
+		// 680, 20/(1-0.68) = 62.5 ms, fails.
+		{"stopped", &model{c: 1000, base: 20 * time.Millisecond}, SLO{99, 50 * time.Millisecond},
+			"upper end from short trials only; no rate passed p99 <= 50 ms; undecided at 680 records/s", 10 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,8 +17,11 @@ import (
 // while paced trials sustained 77,670. So: p99 is limit*(r/knee)^slope near the knee (the
 // slope drawn from 15 to 30; 26 recorded), never under base; a lognormal factor of sigma 0.35
 // for a 20 s window (growing as the window shortens); saturation 10 % above the knee, where
-// latency is 10 s; the unthrottled trial reaching 60-100 % of saturation; a slow start (a
-// cold JVM: latency up to 3x in the first slowFor); stalls (2 % of trials have 10 s latency:
+// latency is 10 s; the unthrottled trial reaching the rate where the producers' buffer
+// fills, 1/0.85 to 1/0.35 of the knee (recorded in 45 searches of the embedded clusters:
+// lower ends at 0.13-0.86 of the best unthrottled rate, median 0.55), the first one only
+// 60-100 % of that (a cold start); a slow start (a cold JVM: latency up to 3x in the first
+// slowFor); stalls (2 % of trials have 10 s latency:
 // a GC pause, a segment roll); short trials that flatter (a 5 s trial's latency times 0.6:
 // recorded, 5 s trials passed at 163,025 and 125,709 records/s where 20 s trials failed with
 // p99 3.7 s and 193 ms, having missed the segment rolls and write-back those paid); and debt:
@@ -42,6 +45,10 @@ type noisyCluster struct {
 	shortFlatters      float64
 	rollEvery          time.Duration
 	rollFactor         float64
+	// unthrottled is the rate the unthrottled trial reaches once warm; bounds counts the
+	// unthrottled trials run.
+	unthrottled float64
+	bounds      int
 	// With stallEvery set, the cluster also stalls every stallEvery, from stallPhase on: the
 	// page cache's write-back of what is 30 s old, a segment roll's flush. Records due in a
 	// stall wait it out, then the backlog drains at the headroom left, so one stall makes
@@ -101,7 +108,8 @@ func newNoisyCluster(seed uint64) *noisyCluster {
 	knee := 20000 + 60000*rng.Float64()
 	return &noisyCluster{rng: rng, knee: knee, slope: 15 + 15*rng.Float64(), c: 1.1 * knee,
 		limit: 50 * time.Millisecond, base: 3 * time.Millisecond, sigma: 0.35, stall: 0.02, cold: 0.6 + 0.4*rng.Float64(),
-		slowFor: time.Minute, debtFor: 20 * time.Second, debtFactor: 4, shortFlatters: 0.6, warmup: 2 * time.Second}
+		slowFor: time.Minute, debtFor: 20 * time.Second, debtFactor: 4, shortFlatters: 0.6, warmup: 2 * time.Second,
+		unthrottled: knee / (0.35 + 0.5*rng.Float64())}
 }
 
 // slowdown is the latency factor of the state at the model's clock: slow start and debt.
@@ -132,7 +140,13 @@ func (n *noisyCluster) run(_ context.Context, rate float64, d time.Duration) (Ou
 	achieved, p99 := c, 10*time.Second
 	switch {
 	case rate == 0:
-		achieved = n.cold * c
+		achieved = n.unthrottled * share
+		if n.unthrottled == 0 {
+			achieved = n.cold * c
+		} else if n.bounds == 0 {
+			achieved *= n.cold
+		}
+		n.bounds++
 		n.debtTo = n.now + n.debtFor
 	case rate < c:
 		achieved = rate
@@ -177,7 +191,7 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 	return Probe{P50: p50, Elapsed: time.Second, Acked: 200}, nil
 }
 
-// TestSearchUnderNoise runs 200 searches, each on its own seeded noisy cluster, with the
+// TestSearchUnderNoise runs 1,000 searches a set, each on its own seeded noisy cluster, with the
 // CLI's defaults but for 20 s final trials (20f40d1l50e: the simulation's stalls fall at
 // random in a trial, so it cannot show why the clusters want 40 s), at two noise levels:
 // the recorded one (sigma 0.35 for a 20 s window) and a quieter host's (0.2). It counts how often the answer holds the true
@@ -190,7 +204,8 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // beyond the consistent range's misses. A fourth set is disturbed: once in each search the
 // cluster loses one to two thirds of its capacity for 1 to 3 minutes (the host's
 // neighbours, as measured here). What a search measured while disturbed it cannot tell
-// from the cluster, so those are held only to end within the budget with an answer, and
+// from the cluster, so those are held only to end within the budget, with a lower end in
+// all but 0.5 % (a disturbance can cover a search's last minutes), and
 // those whose disturbance ended at least 4 minutes before them to find the capacity again
 // (within 1 %) in at least 85 %. A fifth set is the fourth with the host's steal read in
 // each trial (2.3-18.9 % while disturbed, as recorded, 0.3 % otherwise), so that the search
@@ -202,35 +217,42 @@ func (n *noisyCluster) probe(context.Context) (Probe, error) {
 // held to 95 % within 1 % and 90 % converged and confirmed. It prints the figures (the
 // closing numbers of docs/capacity.md come from here), and how many searches ended
 // converged and confirmed yet missed the capacity by more than 1 %: a sure answer, wrong.
+// A set has 1,000 searches, not 200: a search that holds the capacity in 96.8 % (the
+// recorded-noise sets here) falls under 190 of 200 in one draw of 17, so a change that only
+// reshuffles the seeds' noise could fail a 200-search set; under 950 of 1,000 in one of
+// 1,000.
 func TestSearchUnderNoise(t *testing.T) {
 	// nearMiss is the resolution a 20 s trial has in rate at the recorded noise: sigma over
 	// the knee's slope, 0.35/30 to 0.35/15 (1.2 % to 2.3 %). A capacity that close to an end
 	// is decided by a coin flip whatever the trial count (the misses below are all of this
 	// kind: within 0 to 1.3 % of an end), so the bracket is also judged with it.
 	const nearMiss = 0.01
-	const searches = 200
+	// minRecovered is the fewest searches a disturbed set must have that outlasted their
+	// disturbance by 4 minutes, for their 85 % to be read (a shorter search outlasts fewer).
+	const minRecovered = 100
+	const searches = 1000
 	for _, tt := range []struct {
 		sigma      float64
 		rolls      bool
 		disturbed  bool
 		stealSeen  bool
 		stalls     bool
-		consistent int // at least, of 200
+		consistent int // at least, of 1,000
 		// trial is the final trial when not 20 s; done, when set, the converged and
 		// confirmed searches asked for instead of 95 %.
 		trial time.Duration
 		done  int
 	}{
-		{sigma: 0.2, consistent: 190},
-		{sigma: 0.35, consistent: 180},
-		{sigma: 0.35, rolls: true, consistent: 180},
+		{sigma: 0.2, consistent: 950},
+		{sigma: 0.35, consistent: 900},
+		{sigma: 0.35, rolls: true, consistent: 900},
 		{sigma: 0.35, disturbed: true},
 		{sigma: 0.35, disturbed: true, stealSeen: true},
 		{sigma: 0.35, stalls: true},
 		// The CLI's default, 40f40d1l50e: a 40 s trial's noise is smaller (sigma over the
 		// square root of its length), but one decides a rate and each costs twice as much of
 		// the budget, so fewer searches converge within it.
-		{sigma: 0.35, consistent: 175, trial: 40 * time.Second, done: 180},
+		{sigma: 0.35, consistent: 875, trial: 40 * time.Second, done: 900},
 		{sigma: 0.35, stalls: true, trial: 40 * time.Second},
 	} {
 		// doneMissed counts the searches that ended converged and confirmed with the
@@ -321,7 +343,7 @@ func TestSearchUnderNoise(t *testing.T) {
 			if b.Lower == 0 {
 				noLower++
 			}
-			if res.Spent > DefaultMaxDuration || (b.Lower == 0 && !tt.stalls) {
+			if res.Spent > DefaultMaxDuration || (b.Lower == 0 && !tt.stalls && !tt.disturbed) {
 				t.Errorf("sigma %v, seed %d: spent %v of %v, bracket %v-%v", tt.sigma, seed, res.Spent, DefaultMaxDuration, b.Lower, b.Upper)
 			}
 			trials = append(trials, float64(len(res.Trials)))
@@ -343,8 +365,11 @@ func TestSearchUnderNoise(t *testing.T) {
 		}
 		if tt.disturbed {
 			t.Logf("disturbed: %d searches outlasted their disturbance by 4 minutes or more; the bracket holds the capacity within %.0f%% in %d of them", recovered, 100*nearMiss, nearRecovered)
-			if nearRecovered < recovered*85/100 || recovered < searches/4 {
-				t.Errorf("disturbed: within %.0f%% in %d of %d searches that outlasted their disturbance, want at least 85%% of at least %d", 100*nearMiss, nearRecovered, recovered, searches/4)
+			if nearRecovered < recovered*85/100 || recovered < minRecovered {
+				t.Errorf("disturbed: within %.0f%% in %d of %d searches that outlasted their disturbance, want at least 85%% of at least %d", 100*nearMiss, nearRecovered, recovered, minRecovered)
+			}
+			if noLower > searches/200 {
+				t.Errorf("disturbed: no lower end in %d of %d searches, want at most 0.5%%", noLower, searches)
 			}
 			// Where the trials read the steal, the failures it caused are set aside, so
 			// most searches find the capacity whenever the disturbance came.

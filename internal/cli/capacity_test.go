@@ -281,4 +281,10 @@ func TestCapacityDiskNoted(t *testing.T) {
 	if got := capacityTrialLine(dirty, slos); !strings.Contains(got, dirtyNote) {
 		t.Errorf("line %q, want it to hold %q", got, dirtyNote)
 	}
+	// A trial set aside as stalled says so.
+	stalled := trial(40000, false, true)
+	stalled.Stalled = true
+	if got := capacityTrialLine(stalled, slos); !strings.Contains(got, " [stalled: 10x the limit or more where this rate or a higher one held: not counted, tried again]") {
+		t.Errorf("stalled trial's line %q, want it to say it was set aside", got)
+	}
 }

@@ -54,6 +54,9 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	case t.HostStealRead && t.HostStealPct >= stealNoted:
 		line += fmt.Sprintf(" [host: %.0f%% of its CPU time stolen by the hypervisor]", t.HostStealPct)
 	}
+	if t.Stalled {
+		line += " [stalled: 10x the limit or more where this rate or a higher one held: not counted, tried again]"
+	}
 	if t.Offered > 0 && t.HostDiskRead && slices.Contains(t.Pass, false) {
 		// What the host's disks did then: the brokers' write-back when they run here, or a
 		// neighbour's I/O, which the steal does not show.

@@ -69,10 +69,10 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 		{"p99.9", func(t results.CapacityTrial) float64 { return t.P999Ms }, draw.SquareGlyph{}},
 	}
 	// A trial set aside as disturbed (the hypervisor took the host's CPU while it failed)
-	// is drawn apart, by its p99 alone: it is not evidence of the cluster's knee.
+	// or stalled is drawn apart, by its p99 alone: it is not evidence of the cluster's knee.
 	var counted, setAside []results.CapacityTrial
 	for _, t := range trials {
-		if t.Disturbed {
+		if t.Disturbed || t.Stalled {
 			setAside = append(setAside, t)
 		} else {
 			counted = append(counted, t)
@@ -102,7 +102,7 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 			return Chart{}, err
 		}
 	}
-	if err := scatter(setAside, series[1].get, grey, draw.CrossGlyph{}, "p99, set aside: host disturbed"); err != nil {
+	if err := scatter(setAside, series[1].get, grey, draw.CrossGlyph{}, "p99, set aside: host disturbed or stalled"); err != nil {
 		return Chart{}, err
 	}
 	seenSLO := map[string]bool{}
@@ -149,6 +149,6 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 	}
 	caption := "Each mark is one trial of the capacity search at a fixed offered rate, after its warm-up; latency from each record's due time. " +
 		"Dashed: the SLO; dotted: the bracket [highest passing, lowest failing] rate. The unthrottled trial that bounds the search is left out. " +
-		"Grey crosses, where there are any: the p99 of trials set aside because they failed while the hypervisor took 2% or more of the host's CPU; their rates were tried again, and they count in no bracket."
+		"Grey crosses, where there are any: the p99 of trials set aside because they failed while the hypervisor took 2% or more of the host's CPU, or stalled (10 times the limit or more where that rate or a higher one had held); their rates were tried again, and they count in no bracket."
 	return Chart{Name: "capacity-" + slug(id), Title: title, SVG: svg, Caption: caption}, nil
 }

@@ -137,6 +137,10 @@ type CapacityTrial struct {
 	// Disturbed marks a trial that failed while the hypervisor took 2% or more of the host's
 	// CPU time: it is not counted in the classification, and its rate was tried again.
 	Disturbed bool `json:"disturbed,omitempty"`
+	// Stalled marks a full-length trial that failed with its percentile 10 times the limit
+	// or more at a rate where it, or a higher one, had held under that: a freeze, not the
+	// rate. It is not counted, and its rate was tried again (once a rate, twice a search).
+	Stalled bool `json:"stalled,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

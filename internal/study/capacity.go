@@ -73,7 +73,7 @@ func (c Capacity) SLOString() string {
 }
 
 // SearchDuration is a capacity search's typical time per repeat, at most its budget: the
-// unthrottled trial and five coarse ones (a quarter of a trial, at least 2 s), four
+// two unthrottled trials and four coarse ones (a quarter of a trial, at least 2 s), four
 // full-length ones and the confirmation, each after its warm-up and a 1 s settle probe.
 // Noise adds re-tests; the budget bounds them.
 func (c Capacity) SearchDuration(warmup time.Duration) time.Duration {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,20 @@ func fakeBroker(t *testing.T, dir string) *exec.Cmd {
 		_ = cmd.Process.Kill()
 		<-done
 	})
-	return cmd
+	// Start returns once the exec began, but the kernel sets the new command line up a
+	// little later: on a busy host /proc/PID/cmdline can still read empty then. A real
+	// broker is read long after it started; wait until this one's is in place.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", cmd.Process.Pid))
+		if err == nil && strings.Contains(string(cmdline), "kafka.Kafka") {
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fake broker %d: command line %q after 10 s", cmd.Process.Pid, cmdline)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func writeState(t *testing.T, dir string, s state) {

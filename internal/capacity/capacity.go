@@ -166,9 +166,9 @@ type Trial struct {
 	// of the host's CPU time: it is not evidence about the cluster, and its rate is tried
 	// again (at most MaxDisturbed times in a search).
 	Disturbed bool
-	// Stalled marks a confirmation that froze (its percentile 10 times the limit or more)
-	// at a rate a full-length trial had passed: it is not counted, and the confirmation is
-	// run again, once per rate (see the search's stalled rule).
+	// Stalled marks a full-length trial that froze: its percentile 10 times the limit or
+	// more, at a rate where it or a higher one had held under that. It is not counted, and
+	// its rate is tried again, once a rate and at most twice a search (search.stalled).
 	Stalled bool
 
 	outcome Outcome

@@ -135,7 +135,7 @@ func (s *search) consistent(i int) [2]float64 {
 }
 
 // countsInFinal says whether t is evidence the final goal reads: a full-length or
-// confirmation trial not set aside as disturbed.
+// confirmation trial not set aside as disturbed or stalled.
 func (t Trial) countsInFinal() bool {
 	return (t.Phase == PhaseFinal || t.Phase == PhaseConfirm) && !t.Disturbed && !t.Stalled
 }

@@ -736,10 +736,10 @@ func (s *search) lastConfirmation() (rate float64, d time.Duration, phase Phase,
 const ceilingShare = 0.9
 
 // coarseStep is where the first paced trial goes, as a share of the unthrottled rate, and
-// the factor of each step down while every paced trial failed. Recorded in 45 searches of
+// the factor of each step down while every paced trial failed. Recorded in the searches of
 // the embedded 1- and 3-broker clusters on this 2-core host, the first paced trial, then at
-// 0.9 of the unthrottled rate A, failed in 44, and the lower ends lay at 0.13-0.86 A
-// (median 0.55): that trial told the search almost nothing. From 0.68 A a pass leaves
+// 0.9 of the unthrottled rate A, failed in 44 of 45, and the lower ends of all 49 lay at
+// 0.13-0.86 A (median 0.54): that trial told the search almost nothing. From 0.68 A a pass leaves
 // [0.68 A, A], and a failure then a pass at 0.68^2 = 0.46 A leaves [0.46 A, 0.68 A]: either
 // is 1/0.68 = 1.47 wide, within two bisections of the coarse goal at the default precision
 // (1.47^(1/4) = 1.101 <= 1.05^2), where from [0.45 A, 0.9 A] it took three and the trial at

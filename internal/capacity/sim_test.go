@@ -18,8 +18,8 @@ import (
 // slope drawn from 15 to 30; 26 recorded), never under base; a lognormal factor of sigma 0.35
 // for a 20 s window (growing as the window shortens); saturation 10 % above the knee, where
 // latency is 10 s; the unthrottled trial reaching the rate where the producers' buffer
-// fills, 1/0.85 to 1/0.35 of the knee (recorded in 45 searches of the embedded clusters:
-// lower ends at 0.13-0.86 of the best unthrottled rate, median 0.55), the first one only
+// fills, 1/0.85 to 1/0.35 of the knee (recorded in 49 searches of the embedded clusters:
+// lower ends at 0.13-0.86 of the best unthrottled rate, median 0.54), the first one only
 // 60-100 % of that (a cold start); a slow start (a cold JVM: latency up to 3x in the first
 // slowFor); stalls (2 % of trials have 10 s latency:
 // a GC pause, a segment roll); short trials that flatter (a 5 s trial's latency times 0.6:

@@ -137,8 +137,12 @@ func (s *search) consistent(i int) [2]float64 {
 // countsInFinal says whether t is evidence the final goal reads: a full-length or
 // confirmation trial not set aside as disturbed or stalled.
 func (t Trial) countsInFinal() bool {
-	return (t.Phase == PhaseFinal || t.Phase == PhaseConfirm) && !t.Disturbed && !t.Stalled
+	return (t.Phase == PhaseFinal || t.Phase == PhaseConfirm) && !t.setAside()
 }
+
+// setAside says whether t is kept in the trials but read as no evidence: disturbed or
+// stalled.
+func (t Trial) setAside() bool { return t.Disturbed || t.Stalled }
 
 // overlap is SLO i's range where its full-length and confirmation trials disagree (see
 // Bracket.Overlap).
@@ -177,7 +181,7 @@ func (s *search) atLower(b *Bracket) {
 	merged := metrics.NewHistogram()
 	first := true
 	for _, t := range s.trials {
-		if t.Offered != b.Lower || t.outcome.Latency == nil || t.Disturbed || t.Stalled {
+		if t.Offered != b.Lower || t.outcome.Latency == nil || t.setAside() {
 			continue
 		}
 		merged.Merge(t.outcome.Latency)

@@ -232,7 +232,7 @@ func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o
 	if t.Stalled {
 		s.stalls++
 	}
-	if ld := s.loads[rate]; rate > 0 && !t.Disturbed && !t.Stalled {
+	if ld := s.loads[rate]; rate > 0 && !t.setAside() {
 		if ld == nil {
 			ld = &rateEvidence{results: make([][]trialResult, len(s.cfg.SLOs))}
 			s.loads[rate] = ld
@@ -288,12 +288,12 @@ func (s *search) stalled(rate float64, phase Phase, judged []trialResult) bool {
 // percentile under stallShare times its limit.
 func (s *search) heldAtOrAbove(i int, rate float64) bool {
 	limit := stallShare * float64(s.cfg.SLOs[i].Limit)
-	for r, ld := range s.loads {
+	for r := range s.loads {
 		if r < rate {
 			continue
 		}
-		for _, t := range ld.results[i] {
-			if (t.phase == PhaseFinal || t.phase == PhaseConfirm) && t.latency > 0 && float64(t.latency) < limit {
+		for _, t := range s.evidence(i, r, PhaseFinal) {
+			if t.latency > 0 && float64(t.latency) < limit {
 				return true
 			}
 		}

@@ -673,7 +673,7 @@ func (s *search) expansion(i int, b float64, up bool) float64 {
 	held := 0
 	var lowest, highest float64
 	for _, t := range s.trials {
-		if t.Phase != PhaseFinal || t.Disturbed {
+		if t.Phase != PhaseFinal || t.setAside() {
 			continue
 		}
 		beyond := (up && t.Offered > highest) || (!up && (lowest == 0 || t.Offered < lowest))

@@ -290,16 +290,28 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		}
 		return nil, err
 	}
-	c := &Cluster{keep: opts.Keep, owned: owned, detached: opts.Detach}
-	if err := c.launch(ctx, kafka, opts, log); err != nil {
+	for attempt := 1; ; attempt++ {
+		c := &Cluster{keep: opts.Keep, owned: owned, detached: opts.Detach}
+		err := c.launch(ctx, kafka, opts, log)
+		if err == nil {
+			return c, nil
+		}
 		// Stop what started but keep the directory: the error points at its logs, and the
 		// next `cluster up` or `cluster down` clears it.
 		c.keep = true
 		_ = c.StopWithin(5 * time.Second)
-		return nil, err
+		if !errors.Is(err, errPortTaken) || attempt == startAttempts {
+			return nil, err
+		}
+		fmt.Fprintf(log, "another process took a port before its broker bound it; starting again on new ports\n")
+		if err := prepareDir(opts.Dir); err != nil {
+			return nil, err
+		}
 	}
-	return c, nil
 }
+
+// startAttempts bounds the starts Start makes when a chosen port is taken under it.
+const startAttempts = 3
 
 func (o *Options) validate() error {
 	if o.Brokers == 0 {

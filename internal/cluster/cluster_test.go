@@ -283,3 +283,25 @@ func TestOrphanChild(t *testing.T) {
 	fmt.Printf("broker-pid %d\n", c.Brokers()[0].PID)
 	time.Sleep(time.Minute)
 }
+
+// TestStartAgainWhenAPortIsTaken takes the first broker's client port after kbench chose it
+// and before the broker binds it: Start must start again on new ports, not fail.
+func TestStartAgainWhenAPortIsTaken(t *testing.T) {
+	clustertest.Need(t, testCluster)
+	taken := cluster.TakeClientPortOnNextStart(t)
+	var log strings.Builder
+	c, err := cluster.Start(context.Background(), cluster.Options{Brokers: 1, Log: &log})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer c.Stop()
+	if *taken == 0 {
+		t.Fatal("no port was taken: the test did not exercise the retry")
+	}
+	if !strings.Contains(log.String(), "starting again on new ports") {
+		t.Errorf("log does not say the start was retried:\n%s", log.String())
+	}
+	if want := fmt.Sprintf(":%d", *taken); strings.HasSuffix(c.Bootstrap(), want) {
+		t.Errorf("bootstrap %s uses the taken port %d", c.Bootstrap(), *taken)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +44,9 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	nodes, err := allocateNodes(opts, kafka.JMXAgent != "")
 	if err != nil {
 		return err
+	}
+	if portsChosen != nil {
+		portsChosen(nodes)
 	}
 	c.state = state{Format: 1, Dir: dir, KafkaVersion: kafka.Version, Started: time.Now().UTC(),
 		SASL: strings.ToLower(opts.SASL), TLS: opts.TLS, Heap: opts.Heap, BrokerConfig: opts.BrokerConfig,
@@ -102,47 +104,37 @@ func (c *Cluster) launch(ctx context.Context, kafka *Kafka, opts Options, log io
 	return c.waitReady(ctx, log)
 }
 
-// allocateNodes picks free loopback ports for every listener of every node.
+// portsChosen, when set by a test, sees each launch's ports after they are released.
+var portsChosen func([]node)
+
+// allocateNodes picks free loopback ports for every listener of every node (portPicker).
 func allocateNodes(opts Options, metrics bool) ([]node, error) {
 	var nodes []node
-	var held []net.Listener
-	defer func() {
-		for _, l := range held {
-			l.Close()
-		}
-	}()
-	// Ports are held open until all are chosen so no two listeners get the same one.
-	port := func() (int, error) {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return 0, fmt.Errorf("find a free port on 127.0.0.1: %w", err)
-		}
-		held = append(held, l)
-		return l.Addr().(*net.TCPAddr).Port, nil
-	}
+	ports := newPortPicker()
+	defer ports.release()
 	for id := 1; id <= opts.Brokers; id++ {
 		n := node{ID: id, Controller: id <= 3}
-		ports := []*int{&n.Internal, &n.Client}
+		listeners := []*int{&n.Internal, &n.Client}
 		if n.Controller {
-			ports = append(ports, &n.CtrlPort)
+			listeners = append(listeners, &n.CtrlPort)
 		}
 		if opts.SASL != "" {
-			ports = append(ports, &n.SASL)
+			listeners = append(listeners, &n.SASL)
 		}
 		if opts.TLS {
-			ports = append(ports, &n.TLS)
+			listeners = append(listeners, &n.TLS)
 		}
 		if metrics {
-			ports = append(ports, &n.Metrics)
+			listeners = append(listeners, &n.Metrics)
 		}
 		if opts.Client != nil {
-			ports = append(ports, &n.Remote, &n.RemoteProxy)
+			listeners = append(listeners, &n.Remote, &n.RemoteProxy)
 		}
 		if opts.Broker != nil {
-			ports = append(ports, &n.InternalProxy)
+			listeners = append(listeners, &n.InternalProxy)
 		}
-		for _, p := range ports {
-			v, err := port()
+		for _, p := range listeners {
+			v, err := ports.next()
 			if err != nil {
 				return nil, err
 			}

@@ -83,11 +83,15 @@ func (c *Cluster) checkProcesses() error {
 		if c.processAlive(b) {
 			continue
 		}
-		tail := ""
+		tail, taken := "", false
 		if data, err := os.ReadFile(b.LogFile); err == nil {
-			tail = lastLines(string(data), 10)
+			tail, taken = lastLines(string(data), 10), portTaken(string(data))
 		}
-		return fmt.Errorf("broker %d (pid %d) exited during start; last lines of %s:\n%s", b.ID, b.PID, b.LogFile, tail)
+		err := fmt.Errorf("broker %d (pid %d) exited during start; last lines of %s:\n%s", b.ID, b.PID, b.LogFile, tail)
+		if taken {
+			err = fmt.Errorf("%w: %w", errPortTaken, err)
+		}
+		return err
 	}
 	return nil
 }

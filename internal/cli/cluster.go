@@ -60,7 +60,7 @@ func newClusterUpCommand() *cobra.Command {
 		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
 wait until all are registered and a topic replicated on all of them can be created, then
 warm them with unmeasured load on a topic of kbench's, deleted after: unthrottled while the
-rate climbs (15 s to 1 min: a cold Kafka runs 2-5x slower at first), then paced at 70% of
+rate climbs (15 s to 1 min: a cold Kafka runs 2-5x slower at first), then paced at 40% of
 that rate while the latency falls (45 s to 3 min); --no-warmup skips it.
 With --sasl or --tls it adds those listeners and writes a client properties file
 (Java client names) that kbench and Kafka's own tools accept.

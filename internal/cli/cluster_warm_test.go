@@ -42,7 +42,7 @@ func TestWarmCluster(t *testing.T) {
 		t.Errorf("log %q: want a warm-up of 15 s to 1 min with one rate per 5 s slice", log.String())
 	}
 	// "settling at 37,450 records/s while its latency falls, up to 30s (unmeasured)", then
-	// "settled after 30s: 6.1, 3.2 ms average latency in its 15 s slices": 70% of the best
+	// "settled after 30s: 6.1, 3.2 ms average latency in its 15 s slices": 40% of the best
 	// slice above, one mean per 15 s slice, within the 30 s asked.
 	var settleRate, settledTook string
 	var avgs []string
@@ -63,8 +63,8 @@ func TestWarmCluster(t *testing.T) {
 		best = max(best, v)
 	}
 	rate, _ := strconv.ParseFloat(strings.ReplaceAll(settleRate, ",", ""), 64)
-	if math.Abs(rate-0.7*best) > 1 || settledTook != "30s" || len(avgs) != 2 {
-		t.Errorf("log %q: want a settling phase at 70%% of %.0f records/s, two 15 s slices in 30s", log.String(), best)
+	if math.Abs(rate-0.4*best) > 1 || settledTook != "30s" || len(avgs) != 2 {
+		t.Errorf("log %q: want a settling phase at 40%% of %.0f records/s, two 15 s slices in 30s", log.String(), best)
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -59,9 +56,8 @@ func newClusterUpCommand() *cobra.Command {
 		Short: "Start an embedded Kafka cluster and print how to reach it",
 		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
 wait until all are registered and a topic replicated on all of them can be created, then
-warm them with unmeasured load on a topic of kbench's, deleted after: unthrottled while the
-rate climbs (15 s to 1 min: a cold Kafka runs 2-5x slower at first), then paced at 40% of
-that rate while the latency falls (45 s to 3 min); --no-warmup skips it.
+warm their JIT with 15 s of unmeasured load on a topic of kbench's, deleted after (a cold
+Kafka runs 2-5x slower at first; --no-warmup skips it).
 With --sasl or --tls it adds those listeners and writes a client properties file
 (Java client names) that kbench and Kafka's own tools accept.
 --broker-cpus, --cpuset and --disk put each broker in a cgroup of its own (named with the
@@ -121,7 +117,7 @@ process, stopped with the brokers by kbench cluster down.`,
 				return fmt.Errorf("start cluster: %w", err)
 			}
 			if !noWarmup {
-				if err := warmCluster(cmd.Context(), c, cmd.ErrOrStderr(), load.MaxClusterSettle); err != nil {
+				if err := warmCluster(cmd.Context(), c, cmd.ErrOrStderr()); err != nil {
 					// The cluster is up and stays up; only the warm-up failed.
 					fmt.Fprintf(cmd.ErrOrStderr(), "kbench: warning: warm-up: %v\n", err)
 				}
@@ -142,7 +138,7 @@ process, stopped with the brokers by kbench cluster down.`,
 	f.Float64Var(&opts.Limits.CPUs, "broker-cpus", 0, "CPU quota of each broker in cores, e.g. 0.5 (a cgroup per broker)")
 	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
 	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
-	f.BoolVar(&noWarmup, "no-warmup", false, "skip the unmeasured load (1 to 4 minutes) that warms the new brokers up and lets their latency settle (a cold Kafka runs 2-5x slower at first)")
+	f.BoolVar(&noWarmup, "no-warmup", false, "skip the 15 s of unmeasured load that warms the new brokers' JIT (a cold Kafka runs 2-5x slower at first)")
 	f.StringVar(&opts.Host, "host", "", "bind and advertise the client listeners at this IP address of the machine instead of 127.0.0.1, for clients (agents) on other hosts")
 	link.register(f)
 	return cmd
@@ -333,12 +329,10 @@ func newClusterFetchCommand() *cobra.Command {
 	return cmd
 }
 
-// warmCluster puts unmeasured load on a cluster just started, through its first listener,
-// on a topic of kbench's that it deletes after: unthrottled while its rate climbs
-// (load.WarmUp), then paced at load.SettleShare of the best slice while its latency falls,
-// for up to settleMax (load.Settle). Whatever the user measures first then meets a cluster
-// as settled as the one they measure next.
-func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer, settleMax time.Duration) error {
+// warmCluster puts load.ClusterWarmup of unmeasured load on a cluster just started, through
+// its first listener, on a topic of kbench's that it deletes after: whatever the user
+// measures first then meets a warm JIT, as a study's own clusters do.
+func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 	ep := c.Endpoints()[0]
 	admin, err := kafka.OpenAdmin(ep.Bootstrap, ep.Properties, "warm-up")
 	if err != nil {
@@ -356,13 +350,6 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer, settleM
 	warmed, werr := load.WarmUp(ctx, ep.Bootstrap, ep.Properties, topic, load.ClusterWarmup, load.MaxClusterWarmup)
 	if werr == nil {
 		fmt.Fprintf(log, "warm after %s: %s records/s in its 5 s slices\n", warmed.Took, slicesLine(warmed.Rates))
-		rate := math.Round(load.SettleShare * slices.Max(warmed.Rates))
-		fmt.Fprintf(log, "settling at %s records/s while its latency falls, up to %s (unmeasured)\n", numfmt.Whole(rate), settleMax)
-		var settled load.Settled
-		settled, werr = load.Settle(ctx, ep.Bootstrap, ep.Properties, topic, rate, settleMax)
-		if werr == nil {
-			fmt.Fprintf(log, "settled after %s: %s ms average latency in its 15 s slices\n", settled.Took, msLine(settled.AvgMs))
-		}
 	}
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -370,15 +357,6 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer, settleM
 		werr = err
 	}
 	return werr
-}
-
-// msLine lists a settling phase's mean latencies, in ms to one decimal.
-func msLine(avgs []float64) string {
-	parts := make([]string, len(avgs))
-	for i, a := range avgs {
-		parts[i] = strconv.FormatFloat(a, 'f', 1, 64)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // slicesLine lists a warm-up's slice rates, whole records/s with thousands separators.

@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"math"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +18,7 @@ func TestWarmCluster(t *testing.T) {
 		t.Skip("needs the embedded test cluster (not under -short)")
 	}
 	var log bytes.Buffer
-	if err := warmCluster(context.Background(), testCluster, &log, 30*time.Second); err != nil {
+	if err := warmCluster(context.Background(), testCluster, &log); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "warming up the cluster's JIT for 15s, and on while its rate climbs, up to 1m0s (unmeasured; --no-warmup skips it)") {
@@ -40,31 +38,6 @@ func TestWarmCluster(t *testing.T) {
 	n := len(strings.Split(rates, ", "))
 	if rates == "" || took < 15*time.Second || took > time.Minute || time.Duration(n)*5*time.Second != took {
 		t.Errorf("log %q: want a warm-up of 15 s to 1 min with one rate per 5 s slice", log.String())
-	}
-	// "settling at 37,450 records/s while its latency falls, up to 30s (unmeasured)", then
-	// "settled after 30s: 6.1, 3.2 ms average latency in its 15 s slices": 40% of the best
-	// slice above, one mean per 15 s slice, within the 30 s asked.
-	var settleRate, settledTook string
-	var avgs []string
-	for line := range strings.SplitSeq(log.String(), "\n") {
-		if after, ok := strings.CutPrefix(line, "settling at "); ok {
-			settleRate, _, _ = strings.Cut(after, " records/s")
-		}
-		if after, ok := strings.CutPrefix(line, "settled after "); ok {
-			var rest string
-			settledTook, rest, _ = strings.Cut(after, ": ")
-			list, _, _ := strings.Cut(rest, " ms average")
-			avgs = strings.Split(list, ", ")
-		}
-	}
-	best := 0.0
-	for r := range strings.SplitSeq(rates, ", ") {
-		v, _ := strconv.ParseFloat(strings.ReplaceAll(r, ",", ""), 64)
-		best = max(best, v)
-	}
-	rate, _ := strconv.ParseFloat(strings.ReplaceAll(settleRate, ",", ""), 64)
-	if math.Abs(rate-0.4*best) > 1 || settledTook != "30s" || len(avgs) != 2 {
-		t.Errorf("log %q: want a settling phase at 40%% of %.0f records/s, two 15 s slices in 30s", log.String(), best)
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {

@@ -141,6 +141,13 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		return 0, err
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
+	// cluster up's warm-up lines: how warm the cluster was when the first search began.
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if strings.HasPrefix(line, "warm") {
+			fmt.Println(line + "  ")
+		}
+	}
+	fmt.Println()
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64

@@ -2,9 +2,8 @@
 // cluster: for each cluster shape (3 brokers as started by default and 1 broker; on request 3
 // brokers held to half a core each, or with their log dirs in memory), three searches at
 // p99 <= 50 ms with the default budget, each on a new topic of one partition per broker, then
-// for each
-// an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet the
-// SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
+// for each an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet
+// the SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
 // search forced out of budget (--max-duration 60s: a bracket, "not converged", exit 7).
 // It prints every figure (trials, minutes, brackets, the 0.9x and 1.3x p99) and a verdict
 // per check.
@@ -121,10 +120,16 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 			fmt.Fprintf(os.Stderr, "cluster down: %v: %s\n", err, out)
 		}
 	}()
+	// cluster up prints its warm-up lines (how warm the cluster was when the first search
+	// began, printed above the table) and its listeners.
 	bootstrap := ""
+	var warmup []string
 	for line := range strings.SplitSeq(string(out), "\n") {
 		if _, after, ok := strings.Cut(line, "PLAINTEXT"); ok {
 			bootstrap = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after), "bootstrap servers:"))
+		}
+		if strings.HasPrefix(line, "warm") {
+			warmup = append(warmup, line)
 		}
 	}
 	if bootstrap == "" {
@@ -141,11 +146,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		return 0, err
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
-	// cluster up's warm-up lines: how warm the cluster was when the first search began.
-	for line := range strings.SplitSeq(string(out), "\n") {
-		if strings.HasPrefix(line, "warm") {
-			fmt.Println(line + "  ")
-		}
+	for _, line := range warmup {
+		fmt.Println(line + "  ")
 	}
 	fmt.Println()
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s |")

@@ -51,9 +51,8 @@ type producerWorker struct {
 	end                              time.Duration // a timed run's end since start, 0 untimed
 	steadyAcked, steadyFailed, sbyts atomic.Int64
 	lastAck                          atomic.Int64 // ns since start
-	firstSteady                      atomic.Int64 // ns since start of the first steady send, -1 none
-	// warmupEnd is the end of a warm-up given as a duration: acknowledgements after it are
-	// the steady state, whenever their records were sent (see promise).
+	firstSteady                      atomic.Int64 // ns since start of the first steady record's due time (its send, unpaced), -1 none
+	// warmupEnd is the end of a warm-up given as a duration (see afterWarmup).
 	warmupEnd time.Duration
 	// steadyBegins is called when the first steady record is sent (warm-up by records).
 	steadyBegins func()
@@ -87,10 +86,7 @@ const blockedSend = time.Millisecond
 func (w *producerWorker) promise(r *kgo.Record, err error) {
 	s := r.Context.(*slot)
 	now := time.Since(w.start)
-	// With a warm-up by time, the steady state is what the cluster acknowledges after it:
-	// an unthrottled producer's records wait behind a full buffer (seconds of it), so
-	// counting only records sent after the warm-up would measure nothing in a short window.
-	steady := s.steady || (w.warmupEnd > 0 && now >= w.warmupEnd)
+	steady := s.steady || w.afterWarmup(s, now)
 	if w.source != nil {
 		w.source.Outcome(w.id, s.n, r, err, isUnsent(err))
 	}
@@ -149,6 +145,25 @@ func Produce(ctx context.Context, cfg ProducerConfig, tick func(Tick)) (*Produce
 	return p.Trial(ctx, d.schedule(), tick)
 }
 
+// afterWarmup says whether a record belongs to the steady state of a warm-up by time. An
+// unpaced producer's is what the cluster acknowledges after the warm-up: its records wait
+// behind a full buffer (seconds of it), so counting only those sent after the warm-up
+// would measure nothing in a short window. A paced producer's is the records due after it,
+// whenever they were sent or acknowledged: one that fell behind in the warm-up (a stall, a
+// slow start) would otherwise count the warm-up's backlog in the window and report more
+// than the rate offered (measured: 1,940 records/s in a window of 1,000 offered, after a
+// start-up stall), with the backlog's latencies in the window's.
+func (w *producerWorker) afterWarmup(s *slot, acked time.Duration) bool {
+	switch {
+	case w.warmupEnd <= 0:
+		return false
+	case w.paced:
+		return s.due >= w.warmupEnd
+	default:
+		return acked >= w.warmupEnd
+	}
+}
+
 // run sends worker i's share of the records, paced, until ctx ends, and waits for their
 // acknowledgements until recCtx ends (see Produce).
 func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i int, pl *payloads, keys *keySpace, inWarmup *atomic.Bool) error {
@@ -204,7 +219,10 @@ func (w *producerWorker) run(ctx, recCtx context.Context, cfg *ProducerConfig, i
 				inWarmup.Store(false)
 			}
 			if w.firstSteady.Load() < 0 {
-				w.firstSteady.Store(int64(sent))
+				// Its due time, not its send: a producer behind its schedule sends the
+				// steady records in a burst, and a window timed from that burst would be
+				// shorter than the schedule it ran and its rate above the one offered.
+				w.firstSteady.Store(int64(due))
 				w.steadyBegins()
 			}
 		}

@@ -78,13 +78,15 @@ type ProduceResult struct {
 	// behind its due time (0 when unlimited: records are due when sent).
 	BlockedSends int64   `json:"blocked_sends,omitempty"`
 	MaxSendLagMs float64 `json:"max_send_lag_ms,omitempty"`
-	// Steady leaves the warm-up out; nil without warm-up.
+	// Steady leaves the warm-up out; nil without warm-up. A paced run's steady records are
+	// those due after the warm-up, an unpaced one's those acknowledged after it (see
+	// producerWorker.afterWarmup).
 	Steady *ProduceStats `json:"steady,omitempty"`
 	// WindowRecordsPerSec is, for a paced timed run, the records both due and acknowledged
 	// between the warm-up's end and the run's end, per second of that window: the rate the
-	// run sustained. Unlike Steady's rate (acknowledgements after the warm-up, whenever
-	// sent) it cannot exceed the offered rate by counting a warm-up backlog acknowledged in
-	// the window. 0 when not paced or not timed.
+	// run sustained. Unlike Steady's rate it leaves out the records acknowledged after the
+	// end (drained), and its time is the window's, not the span to the last
+	// acknowledgement. 0 when not paced or not timed.
 	WindowRecordsPerSec float64 `json:"window_records_per_sec,omitempty"`
 	// Errors counts failed records by error text.
 	Errors map[string]int64 `json:"errors,omitempty"`

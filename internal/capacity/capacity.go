@@ -12,8 +12,8 @@
 // the relevant lower bound below it.
 //
 // The search runs in phases: one unthrottled short trial bounds the rate; short trials
-// bisect in log-rate until the bracket is within (1+precision)^2; full-length trials then
-// classify the bracket's ends and bisect to the precision; one confirmation trial
+// bisect in log-rate until the bracket is within (1+precision)^4; full-length trials then
+// bisect it to the precision, classifying its ends as it narrows to them; one confirmation trial
 // (Confirm, 60 s by default) at the lower end must pass, or that rate becomes an upper
 // bound and the search goes on below, with trials of the confirmation's length from then on
 // (each of which confirms the rate it passes). Before every trial the cluster is brought back to

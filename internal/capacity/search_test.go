@@ -114,16 +114,18 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 	// 1, 2: unthrottled, achieves 50,000 twice: not climbing.                (bound, 5 s)
 	// 3: 0.68 * 50,000 = 34,000: 6/(1-0.68) = 18.8 ms passes.  coarse [34000, -], bounded
 	//    by the unthrottled rate: [34000, 50000], ratio 1.471
-	// 4: sqrt(34000*50000) = 41231: 34.2 ms passes.                          ratio 1.213
-	// 5: sqrt(41231*50000) = 45404: 65.3 ms fails.  [41231, 45404] 1.1012 <= 1.05^2: done
-	// 6: the final goal has no trial yet: the bracket's ends, equally far from its middle,
-	//    lower first: 41231 at 20 s passes, a lower bound.
-	// 7: 45404 at 20 s fails: one trial (20 s high-loss of the 40 s sum) is not yet more
+	// 4: sqrt(34000*50000) = 41231: 34.2 ms passes.    ratio 1.2127 <= 1.05^4 = 1.2155
+	// 5: the bracket's top is still the unthrottled rate: 50000 paced fails (at capacity).
+	//    [41231, 50000]: the coarse phase is done.
+	// 6: the final goal has no trial yet; its undecided rates are the bracket's ends, each
+	//    1.101 from its middle, more than a step: the middle, sqrt(41231*50000) = 45404, at
+	//    20 s fails (65.3 ms): one trial (20 s high-loss of the 40 s sum) is not yet more
 	//    than half, so it is undecided; it bounds the bisection provisionally.
+	// 7: [41231, 45404] is within 1.05^2: 41231 at 20 s passes, a lower bound.
 	// 8: sqrt(41231*45404) = 43267 at 20 s: 44.6 ms passes.     [43267, 45404] 1.0494
 	// 9: the bracket has narrowed to 45404: re-tested, it fails again: an upper bound.
 	// 10: 43267 confirmed: 60 s, passes.
-	want := []float64{0, 0, 34000, 41231, 45404, 41231, 45404, 43267, 45404, 43267}
+	want := []float64{0, 0, 34000, 41231, 50000, 45404, 41231, 43267, 45404, 43267}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
@@ -155,8 +157,8 @@ func TestSearchFollowsTheBisectionByHand(t *testing.T) {
 		t.Errorf("conditional throughput %v, want %v", b.ConditionalThroughput, want)
 	}
 	// 65.27 ms in the model reads 65.3 from the histogram; 200 of 10,000 records are late: 2 %.
-	if tr := res.Trials[4]; tr.Pass[0] || tr.Reasons[0][0] != "p99 65.3 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
-		t.Errorf("trial 5 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
+	if tr := res.Trials[5]; tr.Pass[0] || tr.Reasons[0][0] != "p99 65.3 ms > 50.0 ms" || tr.LossRatio[0] != 0.02 {
+		t.Errorf("trial 6 reasons %q loss %v, want the p99 named and 2%% lost", tr.Reasons[0], tr.LossRatio[0])
 	}
 }
 
@@ -209,15 +211,17 @@ func TestSearchRecoversFromAColdBound(t *testing.T) {
 	}
 	// p99 = 6/(1 - r/50000) ms; 50 ms at 44,000.
 	// 1, 2: unthrottled: 10,000 twice (cold, not climbing).          (bound)
-	// 3-5: 0.68 * 10000 = 6800, sqrt(6800*10000) = 8246, sqrt(8246*10000) = 9081: all pass
-	// (6.9-7.3 ms); [9081, 10000] is within 1.05^2, so 6 tries 10000 itself: passes (7.5 ms).
-	// 7: a paced trial passed at the unthrottled rate: measured again, 50,000.
-	// 8-10: bisect [10000, 50000]: 22361, 33437, 40888 pass (10.9, 18.1, 32.9 ms).
-	// 11: sqrt(40888*50000) = 45215 fails (62.7 ms); 12: 42997 passes (42.8 ms): coarse done.
-	// 13: 42997 at 20 s passes; 14: 45215 at 20 s fails once: undecided, the bisection's top.
-	// 15: sqrt(42997*45215) = 44092 fails (50.8 ms): the new top, 2.5 % above 42997;
-	// 16: 44092 again fails: an upper bound. 17: 42997 confirmed.
-	want := []float64{0, 0, 6800, 8246, 9081, 10000, 0, 22361, 33437, 40888, 45215, 42997, 42997, 45215, 44092, 44092, 42997}
+	// 3, 4: 0.68 * 10000 = 6800, sqrt(6800*10000) = 8246: both pass (6.9-7.2 ms);
+	// [8246, 10000] is within 1.05^4, so 5 tries 10000 itself: passes (7.5 ms).
+	// 6: a paced trial passed at the unthrottled rate: measured again, 50,000.
+	// 7-9: bisect [10000, 50000]: 22361, 33437, 40888 pass (10.9, 18.1, 32.9 ms).
+	// 10: [40888, 50000] is 1.223 wide: sqrt(40888*50000) = 45215 fails (62.7 ms): coarse
+	// done at [40888, 45215], 1.106 wide: more than 1.05^2.
+	// 11: both ends lie 1.052 from the middle, more than a step: the middle, 42997, at 20 s
+	// passes (42.8 ms); 12: 45215 at 20 s fails once: undecided, the bisection's top.
+	// 13: sqrt(42997*45215) = 44092 fails (50.8 ms): the new top, 2.5 % above 42997;
+	// 14: 44092 again fails: an upper bound. 15: 42997 confirmed.
+	want := []float64{0, 0, 6800, 8246, 10000, 0, 22361, 33437, 40888, 45215, 42997, 45215, 44092, 44092, 42997}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
@@ -237,25 +241,26 @@ func TestSearchBisectsTowardsAWarmBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 1, 2: 10,000 twice (cold). 3, 4: 6800 and 8246 pass; 5: 9081 stalls: the coarse
-	// bracket is [8246, 9081]. 6, 7: both pass at 20 s: a lower bound above 0.9 of the
-	// unthrottled rate, so 8 measures it again: 50,000, and 0.9 of it, 45,000, is 5.0x the
-	// lower end. 9: sqrt(9081*45000) = 20215 passes; 10: sqrt(20215*45000) = 30161 passes;
-	// 45000 is now 1.49x away, under 1.5x: the expansion (four steps held in a row:
-	// 1.1025^8) reaches past it, so 11 tries 45000 itself: 60 ms fails once, the
-	// bisection's top. 12-15: 36841, 40717, 42805, 43889 pass (22.8, 32.3, 41.7, 49.1 ms);
-	// 45000 is 2.5% above: 16 re-tests it, fails: an upper bound. 17 confirms 43889.
-	want := []float64{0, 0, 6800, 8246, 9081, 8246, 9081, 0, 20215, 30161, 45000, 36841, 40717, 42805, 43889, 45000, 43889}
+	// 1, 2: 10,000 twice (cold). 3, 4: 6800 and 8246 pass; [8246, 10000] is within 1.05^4,
+	// so 5 tries 10000 itself, and stalls: the coarse bracket is [8246, 10000]. 6: its ends
+	// lie 1.101 from the middle: 9081 at 20 s passes; 7: 10000 at 20 s passes: a lower
+	// bound above 0.9 of the unthrottled rate, so 8 measures it again: 50,000, and 0.9 of
+	// it, 45,000, is 4.5x the lower end. 9: sqrt(10000*45000) = 21213 passes; 10:
+	// sqrt(21213*45000) = 30896 passes; 45000 is now 1.46x away, under 1.5x: the expansion
+	// (four steps held in a row: 1.1025^8) reaches past it, so 11 tries 45000 itself: 60 ms
+	// fails once, the bisection's top. 12-14: 37287, 40962, 42934 pass (23.7, 33.0, 42.5
+	// ms); 45000 is 4.8% above: 15 re-tests it, fails: an upper bound. 16 confirms 42934.
+	want := []float64{0, 0, 6800, 8246, 10000, 9081, 10000, 0, 21213, 30896, 45000, 37287, 40962, 42934, 45000, 42934}
 	if got := m.rates(); !slices.Equal(got, want) {
 		t.Fatalf("rates tried %v, want %v", got, want)
 	}
-	if b := res.Brackets[0]; b.Lower != 43889 || b.Upper != 45000 || !res.Done() {
-		t.Errorf("bracket %v-%v done %v, want 43889-45000 converged and confirmed", b.Lower, b.Upper, res.Done())
+	if b := res.Brackets[0]; b.Lower != 42934 || b.Upper != 45000 || !res.Done() {
+		t.Errorf("bracket %v-%v done %v, want 42934-45000 converged and confirmed", b.Lower, b.Upper, res.Done())
 	}
 }
 
 // byHand are the rates of TestSearchFollowsTheBisectionByHand up to its 7th trial.
-var byHand = []float64{0, 0, 34000, 41231, 45404, 41231, 45404}
+var byHand = []float64{0, 0, 34000, 41231, 50000, 45404, 41231}
 
 func TestSearchHiccups(t *testing.T) {
 	tests := []struct {
@@ -281,11 +286,11 @@ func TestSearchHiccups(t *testing.T) {
 			note: "confirmation failed at 43,267 records/s"},
 		// Both confirmations fail by a little (66.8 and 51.3 ms): 43267 and 41231 are upper
 		// bounds. Since the first failed, full-length trials run 60 s, each a confirmation.
-		// Below 41231 only the coarse 34000 passed: 12 tries it (18.8 ms: confirmed);
-		// [34000, 41231] is 21 % wide, so 13 bisects at sqrt(34000 * 41231) = 37441 (23.9
-		// ms) and 14 at sqrt(37441 * 41231) = 39290 (28.0 ms), which passes 4.9 % below
-		// 41231: confirmed by its own trial, with no 20 s trial before it.
-		{name: "two failed confirmations", slow: map[int]float64{10: 1.5, 11: 1.5}, after: []float64{43267, 45404, 43267, 41231, 34000, 37441, 39290},
+		// Below 41231 only the coarse 34000 passed; [34000, 41231] is 21 % wide and 34000
+		// 1.101 from its middle, so 12 bisects at sqrt(34000 * 41231) = 37441 (23.9 ms:
+		// confirmed) and 13 at sqrt(37441 * 41231) = 39290 (28.0 ms), which passes 4.9 %
+		// below 41231: confirmed by its own trial, with no 20 s trial before it.
+		{name: "two failed confirmations", slow: map[int]float64{10: 1.5, 11: 1.5}, after: []float64{43267, 45404, 43267, 41231, 37441, 39290},
 			lower: 39290, upper: 41231, note: "confirmation failed at 41,231, 43,267 records/s"},
 		// The confirmation (10) stalls: 10 s, where 43267 held 44.6 ms for 20 s and 45404
 		// failed at 65.3 ms: a stall, not the rate. It is set aside, and 11 confirms 43267.
@@ -359,7 +364,7 @@ func TestSearchWithNoiseAndTwoSLOs(t *testing.T) {
 func TestSearchBudget(t *testing.T) {
 	// A budget of 60 s with a 2 s warm-up: the two unthrottled 5 s trials (7 s each) and the
 	// three coarse 5 s trials by hand (7 s each): 35 s. The first final trial (22 s) and the
-	// confirmation after it (62 s) do not fit: stop with the coarse bracket [41231, 45404],
+	// confirmation after it (62 s) do not fit: stop with the coarse bracket [41231, 50000],
 	// not converged, not confirmed, and the budget named.
 	m := &model{c: 50000, base: 6 * time.Millisecond}
 	cfg := p99At50()
@@ -372,7 +377,7 @@ func TestSearchBudget(t *testing.T) {
 	if len(res.Trials) != 5 || res.Spent != 35*time.Second || res.Done() || b.Converged || b.Confirmed {
 		t.Fatalf("%d trials in %v, converged %v confirmed %v: want 5 in 35s, neither", len(res.Trials), res.Spent, b.Converged, b.Confirmed)
 	}
-	if b.Lower != 41231 || b.Upper != 45404 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 5 trials") ||
+	if b.Lower != 41231 || b.Upper != 50000 || !strings.Contains(res.Stopped, "budget of 1m0s ended after 5 trials") ||
 		!strings.Contains(b.Note, "short trials only") || !strings.Contains(b.Note, "not confirmed") {
 		t.Errorf("bracket %v-%v, stopped %q, note %q: want a coarse bracket and why", b.Lower, b.Upper, res.Stopped, b.Note)
 	}

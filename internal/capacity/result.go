@@ -73,7 +73,7 @@ func (s *search) bracket(i int, slo SLO) Bracket {
 		why = append(why, "no rate passed "+slo.String())
 	case b.Upper == 0:
 		why = append(why, "no rate failed "+slo.String())
-	case b.Upper/b.Lower > 1+s.cfg.Precision:
+	case !narrow(b.Lower, b.Upper, 1+s.cfg.Precision):
 		why = append(why, fmt.Sprintf("bracket %.1f%% wide, %.1f%% asked", 100*(b.Upper/b.Lower-1), 100*s.cfg.Precision))
 	}
 	if len(b.Undecided) > 0 {

@@ -416,7 +416,7 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		full, fullPhase := s.fullTrial(i)
 		return fin.upper, full, fullPhase, true
 	}
-	if fin.lower > 0 && fin.upper > 0 && fin.upper/fin.lower <= 1+c.Precision && len(fin.undecided) == 0 {
+	if fin.lower > 0 && fin.upper > 0 && narrow(fin.lower, fin.upper, 1+c.Precision) && len(fin.undecided) == 0 {
 		if s.confirmation(i, fin.lower) != LowerBound {
 			return fin.lower, c.Confirm, PhaseConfirm, true
 		}
@@ -450,7 +450,7 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		case co.lower == 0:
 			r := max(roundRate(coarseStep*co.upper), c.MinRate)
 			return r, c.Short, PhaseCoarse, r < co.upper
-		case co.upper/co.lower > coarseWidth(c.Precision):
+		case !narrow(co.lower, co.upper, coarseWidth(c.Precision)):
 			mid := roundRate(math.Sqrt(co.lower * co.upper))
 			return mid, c.Short, PhaseCoarse, mid > co.lower && mid < co.upper
 		case unthrottled:
@@ -475,7 +475,7 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 	// failure costs the same either way, as the rate is tried again before it is an end.
 	if p := s.provisional(i, fin, lo); p > 0 && (hi == 0 || p <= hi) {
 		// lo is the full-length lower bound, or the coarse one while there is none.
-		if lo > 0 && p/lo <= 1+c.Precision {
+		if lo > 0 && narrow(lo, p, 1+c.Precision) {
 			if und := within(fin.undecided, lo, p); len(und) > 0 {
 				return nearestMiddle(und, lo, p), full, fullPhase, true
 			}
@@ -498,6 +498,9 @@ func (s *search) step(i int) (rate float64, d time.Duration, phase Phase, ok boo
 		return mid, full, fullPhase, mid > fin.lower && mid < hi
 	}
 	if und := within(fin.undecided, lo, hi); len(und) > 0 {
+		if fin.lower > 0 {
+			return nearestMiddle(und, lo, hi), full, fullPhase, true
+		}
 		return inside(und, lo, hi, c.Precision), full, fullPhase, true
 	}
 	// A missing end is looked for beyond the other in growing steps, (1+precision)^2, then
@@ -709,11 +712,16 @@ const coarsePower = 4
 // coarseWidth is the width at which the coarse phase hands over to full-length trials.
 func coarseWidth(precision float64) float64 { return math.Pow(1+precision, coarsePower) }
 
-// inside is the next full-length rate in [lo, hi], where und are the undecided rates: the
-// one nearest the middle, or the middle itself when the bracket is wider than
-// (1+precision)^2 and none lies within a step of it (und then holds the coarse bracket's
-// ends): a trial at the middle halves the bracket whatever it shows, where one at an end
-// may only repeat what the coarse trial there said.
+// inside is the next full-length rate in [lo, hi] while no full-length trial has made a
+// lower bound, where und are the undecided rates: the one nearest the middle, or the
+// middle itself when the bracket is wider than (1+precision)^2 and none lies within a step
+// of it (und then holds the coarse bracket's ends): a trial at the middle halves the
+// bracket whatever it shows, where one at an end may only repeat what the coarse trial
+// there said. Once a full-length lower bound stands, the undecided rate above it is tried
+// itself: recorded on a disturbed 3-broker cluster, a coarse failure at 55,041 records/s
+// (p99 58.5 ms) passed at 40 s (20.5 ms), and the middle below it, tried first, was a trial
+// the search then went past. In the simulation the two ways are alike (40 s trials:
+// median 10 trials either way, 989 and 995 of 1,000 converged and confirmed).
 func inside(und []float64, lo, hi, precision float64) float64 {
 	r := nearestMiddle(und, lo, hi)
 	step := 1 + precision
@@ -723,6 +731,13 @@ func inside(und []float64, lo, hi, precision float64) float64 {
 	}
 	return r
 }
+
+// narrow says whether [lo, hi] is at most width wide, give or take a record/s: every rate
+// is rounded to whole records/s, so the middle of a bracket (1+precision)^2 wide can lie a
+// fraction of a record/s more than 1+precision above its lower end, and one more trial for
+// that fraction tells nothing (recorded: 61,013-64,064 records/s, 1.0500057 wide, cost a
+// trial at 62,520).
+func narrow(lo, hi, width float64) bool { return hi <= lo*width+1 }
 
 // within returns the rates of rs in [lo, hi].
 func within(rs []float64, lo, hi float64) []float64 {

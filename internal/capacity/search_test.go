@@ -626,3 +626,24 @@ func TestOverlapByHand(t *testing.T) {
 		}
 	}
 }
+
+func TestNarrow(t *testing.T) {
+	for _, tt := range []struct {
+		lo, hi, width float64
+		want          bool
+	}{
+		// The recorded case: 61,013 * 1.05 = 64,063.65, so 64,064 is 0.35 records/s over.
+		{61013, 64064, 1.05, true},
+		{61013, 64065, 1.05, false},
+		{40000, 42000, 1.05, true},
+		{40000, 42001, 1.05, true},
+		{40000, 42002, 1.05, false},
+		// The coarse width: 1.05^4 = 1.21550625; 41,231 * 1.21550625 = 50,116.5.
+		{41231, 50000, 1.21550625, true},
+		{41231, 50118, 1.21550625, false},
+	} {
+		if got := narrow(tt.lo, tt.hi, tt.width); got != tt.want {
+			t.Errorf("narrow(%v, %v, %v) = %v, want %v", tt.lo, tt.hi, tt.width, got, tt.want)
+		}
+	}
+}

@@ -703,10 +703,11 @@ func (s *search) expansion(i int, b float64, up bool) float64 {
 // each coarse step below that width is a trial the final phase repeats. On the embedded
 // clusters the 10 s edge often lay off the full-length one (18 searches of three bench
 // runs: the answer's lower end lay inside the (1+precision)^2 coarse bracket in 8; in the
-// others from 1.16 to 1.55 times below its lower end, or 1.10 to 1.33 times above it), and
-// the simulation (TestSearchUnderNoise, 40 s trials, 1,000 searches) took a median of 10
-// trials rather than 11, 991 converged and confirmed rather than 983, within 1 % of the
-// capacity in 967 rather than 963.
+// others from 1.16 to 1.55 times below its lower end, or 1.10 to 1.33 times above it). In
+// the simulation (TestSearchUnderNoise, 40 s trials, 1,000 searches), with inside and
+// narrow: a median of 10 trials rather than 11 (90th percentile 12 rather than 13), 989
+// converged and confirmed rather than 983, within 1 % of the capacity in 968 rather than
+// 963.
 const coarsePower = 4
 
 // coarseWidth is the width at which the coarse phase hands over to full-length trials.

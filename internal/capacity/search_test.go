@@ -641,6 +641,11 @@ func TestNarrow(t *testing.T) {
 		// The coarse width: 1.05^4 = 1.21550625; 41,231 * 1.21550625 = 50,116.5.
 		{41231, 50000, 1.21550625, true},
 		{41231, 50118, 1.21550625, false},
+		// Low rates: the record/s would be 5 % of 20 (20 * 0.05 / 100 = 0.01 counts instead).
+		{20, 21, 1.05, true},
+		{20, 22, 1.05, false},
+		{100, 105.05, 1.05, true},
+		{100, 105.1, 1.05, false},
 	} {
 		if got := narrow(tt.lo, tt.hi, tt.width); got != tt.want {
 			t.Errorf("narrow(%v, %v, %v) = %v, want %v", tt.lo, tt.hi, tt.width, got, tt.want)

@@ -55,7 +55,8 @@ clean:
 # bench-capacity: kbench capacity's answers checked as a user would, on two embedded cluster
 # shapes: three default searches each, an independent 60 s produce at 0.9x each lower end
 # (must meet the SLO) and at 1.3x each upper end (must miss it), and a search forced out of
-# budget (exit 7). About 40 minutes per shape; prints every figure.
+# budget (exit 7). About 40 minutes per shape; prints every figure. SHAPES picks the shapes
+# (capacitycheck -h lists them; e.g. SHAPES=3,4 for log dirs in memory, off the host's disk).
 bench-capacity: build
 	mkdir -p bin/capacity-logs
-	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs
+	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs $(if $(SHAPES),-shape $(SHAPES))

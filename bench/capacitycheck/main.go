@@ -1,6 +1,6 @@
 // Command capacitycheck checks kbench capacity's answers as a user would, on the embedded
 // cluster: for each cluster shape (3 brokers as started by default and 1 broker; on request 3
-// brokers held to half a core each, or with their log dirs in memory), three searches at
+// brokers held to half a core each, or 3 or 1 with their log dirs in memory), three searches at
 // p99 <= 50 ms with the default budget, each on a new topic of one partition per broker, then
 // for each an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet
 // the SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
@@ -60,12 +60,13 @@ var shapes = []shape{
 	// Log dirs in memory take the host's disk out of the answer (on a virtual machine, a
 	// disk shared with its neighbours); 1 GiB per partition keeps them within its memory.
 	{"3 brokers, log dirs in memory", 3, []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	{"1 broker, log dirs in memory", 1, []string{"--brokers", "1", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
 }
 
 func main() {
 	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
 	searches := flag.Int("searches", 3, "searches per shape")
-	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory); default 0,2")
+	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory, 4: 1 broker with its log dir in memory); default 0,2")
 	extra := flag.String("search-args", "", "extra flags for each search, space-separated (e.g. \"--trial 60s\")")
 	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
 	flag.Parse()

@@ -6,7 +6,8 @@
 // the SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
 // search forced out of budget (--max-duration 60s: a bracket, "not converged", exit 7).
 // It prints every figure (trials, minutes, brackets, the 0.9x and 1.3x p99) and a verdict
-// per check.
+// per check. Each search's topic is deleted after its checks, and the next step waits until
+// the brokers have removed its files (awaitRemoved).
 //
 // It is run by `make bench-capacity` (about 40 minutes per shape); it is a benchmark, not a
 // test: its figures depend on the host, and it exits non-zero only when a check fails.
@@ -155,6 +156,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
+	var removals []string
 	for i := 1; i <= searches; i++ {
 		speed := hostSpeed()
 		disk := diskSpeed(dir)
@@ -180,6 +182,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 			if err := deleteTopics(bootstrap, topic); err != nil {
 				return failed, err
 			}
+			removals = append(removals, removal(cdir, topic))
 			continue
 		}
 		// Each run's topic is deleted after it: a search writes tens of GB, and a disk that
@@ -204,6 +207,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if err := deleteTopics(bootstrap, topic); err != nil {
 			return failed, err
 		}
+		removals = append(removals, removal(cdir, topic))
 		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f | %s |\n",
 			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Overlap[0], b.Overlap[1], b.Converged, b.Confirmed,
 			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,
@@ -219,6 +223,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		}
 		lowers = append(lowers, b.Lower)
 	}
+	fmt.Printf("\neach search's topic deleted, its files gone before the next step: %s\n", strings.Join(removals, ", "))
 	lo, hi := minMax(lowers)
 	fmt.Printf("\nlower ends %v: the highest is %.1f%% above the lowest (%s: within 10%%)\n", lowers, 100*(hi/lo-1), verdict(hi/lo <= 1.10))
 	if hi/lo > 1.10 {

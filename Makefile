@@ -57,6 +57,9 @@ clean:
 # (must meet the SLO) and at 1.3x each upper end (must miss it), and a search forced out of
 # budget (exit 7). About 40 minutes per shape; prints every figure. SHAPES picks the shapes
 # (capacitycheck -h lists them; e.g. SHAPES=3,4 for log dirs in memory, off the host's disk).
+# BOOTSTRAP=host:port,... checks a running cluster of your own instead (LOG_DIRS: its brokers'
+# log dirs, if on this host, so that each search waits for the last one's files to go).
 bench-capacity: build
 	mkdir -p bin/capacity-logs
-	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs $(if $(SHAPES),-shape $(SHAPES))
+	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs $(if $(SHAPES),-shape $(SHAPES)) \
+		$(if $(BOOTSTRAP),-bootstrap $(BOOTSTRAP)) $(if $(LOG_DIRS),-log-dirs $(LOG_DIRS))

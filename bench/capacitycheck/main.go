@@ -70,6 +70,8 @@ func main() {
 	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory, 4: 1 broker with its log dir in memory); default 0,2")
 	extra := flag.String("search-args", "", "extra flags for each search, space-separated (e.g. \"--trial 60s\")")
 	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
+	bootstrap := flag.String("bootstrap", "", "check a running cluster (host:port,...) that kbench did not start, instead of the shapes")
+	logDirs := flag.String("log-dirs", "", "with -bootstrap: the brokers' log dirs on this host, comma-separated, watched for a deleted topic's files to go (none: not watched)")
 	flag.Parse()
 	searchArgs = strings.Fields(*extra)
 	run := map[int]bool{0: true, 2: true}
@@ -85,6 +87,14 @@ func main() {
 		}
 	}
 	failed := 0
+	if *bootstrap != "" {
+		n, err := checkRunning(*kbench, *bootstrap, *logDirs, *searches)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "capacitycheck: %s: %v\n", *bootstrap, err)
+			os.Exit(1)
+		}
+		failed, run = n, nil
+	}
 	for i, sh := range shapes {
 		if !run[i] {
 			continue
@@ -138,6 +148,26 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	if bootstrap == "" {
 		return 0, fmt.Errorf("no plain listener in: %s", out)
 	}
+	c := cluster{name: sh.name, logName: fmt.Sprintf("shape%d", shapeIndex(sh)), bootstrap: bootstrap, brokers: sh.brokers,
+		logDirs: clusterDirs(cdir), warmup: warmup}
+	return checkCluster(kbench, c, dir, searches)
+}
+
+// cluster is what checkCluster checks: a shape kbench started, or a running cluster.
+type cluster struct {
+	// name heads its section, logName prefixes its searches' logs.
+	name, logName, bootstrap string
+	brokers                  int
+	// logDirs are where its brokers keep their logs on this host (none: not known).
+	logDirs []string
+	// warmup are cluster up's warm-up lines.
+	warmup []string
+}
+
+// checkCluster runs the searches and their checks on c, with dir for scratch files, and
+// returns how many checks failed.
+func checkCluster(kbench string, cl cluster, dir string, searches int) (failed int, err error) {
+	bootstrap, warmup := cl.bootstrap, cl.warmup
 	probeTopic := fmt.Sprintf("capcheck-%d-probe", time.Now().Unix())
 	defer func() {
 		if err := deleteTopics(bootstrap, probeTopic); err != nil {
@@ -148,7 +178,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", sh.name, bootstrap, baseline)
+	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", cl.name, bootstrap, baseline)
 	for _, line := range warmup {
 		fmt.Println(line + "  ")
 	}
@@ -165,10 +195,10 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		// first record has the brokers' default of one partition, led by whichever broker
 		// the controller picks, so searches of one cluster would measure different brokers.
 		// One replica, as every recorded bench: the figures compare across runs.
-		if err := createTopic(bootstrap, topic, int32(sh.brokers)); err != nil {
+		if err := createTopic(bootstrap, topic, int32(cl.brokers)); err != nil {
 			return failed, err
 		}
-		code, c, err := search(kbench, bootstrap, topic, fmt.Sprintf("shape%d-search%d", shapeIndex(sh), i))
+		code, c, err := search(kbench, bootstrap, topic, fmt.Sprintf("%s-search%d", cl.logName, i))
 		if err != nil {
 			return failed, err
 		}
@@ -182,7 +212,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 			if err := deleteTopics(bootstrap, topic); err != nil {
 				return failed, err
 			}
-			removals = append(removals, removal(cdir, topic))
+			removals = append(removals, removal(cl.logDirs, topic))
 			continue
 		}
 		// Each run's topic is deleted after it: a search writes tens of GB, and a disk that
@@ -207,7 +237,7 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if err := deleteTopics(bootstrap, topic); err != nil {
 			return failed, err
 		}
-		removals = append(removals, removal(cdir, topic))
+		removals = append(removals, removal(cl.logDirs, topic))
 		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f | %s |\n",
 			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Overlap[0], b.Overlap[1], b.Converged, b.Confirmed,
 			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,

@@ -179,10 +179,12 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 		return 0, err
 	}
 	fmt.Printf("\n## %s (%s), idle probe p50 %.1f ms\n\n", cl.name, bootstrap, baseline)
-	for _, line := range warmup {
-		fmt.Println(line + "  ")
+	if len(warmup) > 0 { // a cluster kbench did not start has none
+		for _, line := range warmup {
+			fmt.Println(line + "  ")
+		}
+		fmt.Println()
 	}
-	fmt.Println()
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,24 +11,21 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+
+	kcluster "github.com/kbench/kbench/internal/cluster"
 )
 
 // removeLimit bounds the wait for a deleted topic's files.
 const removeLimit = 3 * time.Minute
 
-// clusterDirs are the directories of the embedded cluster in cdir that hold its log dirs:
-// cdir and, with log dirs in memory, its memory-backed directory.
+// clusterDirs are the log dirs of the embedded cluster in cdir, as the cluster package
+// records them; none when it cannot be read (the wait is then skipped and says so).
 func clusterDirs(cdir string) []string {
-	roots := []string{cdir}
-	if data, err := os.ReadFile(filepath.Join(cdir, "cluster.json")); err == nil {
-		var st struct {
-			TmpfsDir string `json:"tmpfs_dir"`
-		}
-		if json.Unmarshal(data, &st) == nil && st.TmpfsDir != "" {
-			roots = append(roots, st.TmpfsDir)
-		}
+	c, err := kcluster.Open(cdir)
+	if err != nil {
+		return nil
 	}
-	return roots
+	return c.LogDirs()
 }
 
 // awaitRemoved waits until no partition directory of topic is left under roots, and says
@@ -40,9 +36,10 @@ func clusterDirs(cdir string) []string {
 // reach 221 ms (the others 6-20 ms). Without the wait that lands in the next search's
 // first trials, a disturbance the bench made, not the host.
 func awaitRemoved(roots []string, topic string) (time.Duration, bool) {
+	dirName := partitionDir(topic)
 	start := time.Now()
 	for {
-		if !partitionDirsLeft(roots, topic) {
+		if !partitionDirsLeft(roots, dirName) {
 			return time.Since(start), true
 		}
 		if time.Since(start) > removeLimit {
@@ -52,10 +49,15 @@ func awaitRemoved(roots []string, topic string) (time.Duration, bool) {
 	}
 }
 
-// partitionDirsLeft says whether a directory of one of topic's partitions, live (topic-N)
-// or renamed for deletion (topic-N.<id>-delete), is under one of roots.
-func partitionDirsLeft(roots []string, topic string) bool {
-	dirName := regexp.MustCompile(`^` + regexp.QuoteMeta(topic) + `-[0-9]+(\.[0-9a-f]+-delete)?$`)
+// partitionDir matches the name of a directory of one of topic's partitions, live (topic-N)
+// or renamed for deletion (topic-N.<id>-delete).
+func partitionDir(topic string) *regexp.Regexp {
+	return regexp.MustCompile(`^` + regexp.QuoteMeta(topic) + `-[0-9]+(\.[0-9a-f]+-delete)?$`)
+}
+
+// partitionDirsLeft says whether a directory whose name dirName matches is under one of
+// roots.
+func partitionDirsLeft(roots []string, dirName *regexp.Regexp) bool {
 	for _, root := range roots {
 		found := false
 		_ = filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {

@@ -21,7 +21,7 @@ func TestPartitionDirsLeft(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(root, "broker-1", "data", tt.dir), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if got := partitionDirsLeft([]string{root}, "capcheck-1-1"); got != tt.left {
+		if got := partitionDirsLeft([]string{root}, partitionDir("capcheck-1-1")); got != tt.left {
 			t.Errorf("%s: left %v, want %v", tt.dir, got, tt.left)
 		}
 	}

@@ -21,6 +21,17 @@ func logDir(opts Options, id int) string {
 	return dataDir(opts.Dir, id)
 }
 
+// LogDirs returns every node's Kafka log dir, in the order of Brokers: where a topic's
+// files are, and where a deleted topic's files can be watched going.
+func (c *Cluster) LogDirs() []string {
+	opts := Options{Dir: c.state.Dir, dataRoot: c.state.TmpfsDir}
+	var dirs []string
+	for _, b := range c.Brokers() {
+		dirs = append(dirs, logDir(opts, b.ID))
+	}
+	return dirs
+}
+
 // prepareTmpfs creates the memory-backed directory for the log dirs when the disk class is
 // tmpfs, named with the cluster's ID.
 func (c *Cluster) prepareTmpfs(opts *Options) error {

@@ -25,6 +25,25 @@ func TestLogDirs(t *testing.T) {
 	}
 }
 
+// A cluster read back from its state names the same log dirs its brokers were given.
+func TestClusterLogDirs(t *testing.T) {
+	brokers := []Broker{{ID: 1}, {ID: 2}}
+	for _, tc := range []struct {
+		name string
+		st   state
+		want []string
+	}{
+		{"on disk", state{Dir: "/c", Brokers: brokers}, []string{"/c/broker-1/data", "/c/broker-2/data"}},
+		{"tmpfs", state{Dir: "/c", TmpfsDir: "/dev/shm/kbench-X", Brokers: brokers},
+			[]string{"/dev/shm/kbench-X/broker-1", "/dev/shm/kbench-X/broker-2"}},
+	} {
+		got := (&Cluster{state: tc.st}).LogDirs()
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestWriteThrottleNeedsSyncWritesOnV1(t *testing.T) {
 	ok, err := flavorHost.ThrottlesBufferedWrites()
 	if err != nil || ok {

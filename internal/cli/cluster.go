@@ -15,7 +15,6 @@ import (
 	"github.com/kbench/kbench/internal/flavor"
 	"github.com/kbench/kbench/internal/kafka"
 	"github.com/kbench/kbench/internal/load"
-	"github.com/kbench/kbench/internal/numfmt"
 )
 
 func newClusterCommand() *cobra.Command {
@@ -349,7 +348,7 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 	}
 	warmed, werr := load.WarmUp(ctx, ep.Bootstrap, ep.Properties, topic, load.ClusterWarmup, load.MaxClusterWarmup)
 	if werr == nil {
-		fmt.Fprintf(log, "warm after %s: %s records/s in its 5 s slices\n", warmed.Took, slicesLine(warmed.Rates))
+		fmt.Fprintln(log, warmed)
 	}
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -357,13 +356,4 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 		werr = err
 	}
 	return werr
-}
-
-// slicesLine lists a warm-up's slice rates, whole records/s with thousands separators.
-func slicesLine(rates []float64) string {
-	parts := make([]string, len(rates))
-	for i, r := range rates {
-		parts[i] = numfmt.Whole(r)
-	}
-	return strings.Join(parts, ", ")
 }

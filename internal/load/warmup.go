@@ -2,8 +2,11 @@ package load
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/numfmt"
 	"github.com/kbench/kbench/internal/stats"
 )
 
@@ -31,6 +34,15 @@ const (
 type Warmed struct {
 	Took  time.Duration
 	Rates []float64
+}
+
+// String says it in one line: "warm after 45s: 5,624, 9,810, ... records/s in its 5 s slices".
+func (w Warmed) String() string {
+	parts := make([]string, len(w.Rates))
+	for i, r := range w.Rates {
+		parts[i] = numfmt.Whole(r)
+	}
+	return fmt.Sprintf("warm after %s: %s records/s in its %d s slices", w.Took, strings.Join(parts, ", "), int(warmSlice.Seconds()))
 }
 
 // WarmUp produces 1 KiB records unthrottled with acks=all to topic, measuring nothing but

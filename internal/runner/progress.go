@@ -70,7 +70,7 @@ func (p *progress) studyETA() string {
 	if p.ran == 0 || left <= 0 {
 		return "?"
 	}
-	restarts := time.Duration(p.clustersLeft) * (study.EstimateClusterStop + study.EstimateClusterStart + study.EstimateClusterWarmup)
+	restarts := time.Duration(p.clustersLeft) * (study.EstimateClusterStop + study.EstimateClusterStart + p.plan.Cluster.JITWarmup)
 	return roundDur(p.spent/time.Duration(p.ran)*time.Duration(left) + restarts)
 }
 

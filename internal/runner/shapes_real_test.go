@@ -16,7 +16,7 @@ import (
 // group's cluster. It starts three clusters of its own (one broker each) one after another.
 func TestShapeGroupsRealResume(t *testing.T) {
 	clustertest.Need(t, testCluster)
-	text := "name: t-shape-groups\nrepeats: 1\nwarmup: 0s\ncooldown: 0s\ncluster: {brokers: 1}\n" +
+	text := "name: t-shape-groups\nrepeats: 1\nwarmup: 0s\ncooldown: 0s\ncluster: {brokers: 1, jit_warmup: 5s}\n" +
 		"defaults:\n  topic: {partitions: 1}\n  producers: {record_size: 10, records: 200}\n" +
 		"matrix:\n  heap: [256m, 320m]\n"
 	plan := parseStudy(t, text)

@@ -54,9 +54,10 @@ func TestBuiltins(t *testing.T) {
 				}
 			}
 			// every study must finish in reasonable time on the embedded cluster; the
-			// largest, sizes-and-counts, runs 27 scenarios three times on two clusters (about 24 minutes)
-			if d := plan.EstimatedDuration(); d > 25*time.Minute {
-				t.Errorf("estimated duration %s is over 25 minutes", d)
+			// largest, sizes-and-counts, runs 27 scenarios three times on two clusters (about
+			// 25 minutes, each cluster's warm-up counted at its bound of a minute)
+			if d := plan.EstimatedDuration(); d > 26*time.Minute {
+				t.Errorf("estimated duration %s is over 26 minutes", d)
 			}
 		})
 	}

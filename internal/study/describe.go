@@ -75,7 +75,7 @@ func (p *Plan) Describe(w io.Writer) error {
 		if n := len(p.ShapeGroups()); n > 1 {
 			fmt.Fprintf(&b, ", %d clusters started, warmed and stopped %s", n, roundDuration(p.ClusterOverhead()))
 		} else {
-			fmt.Fprintf(&b, ", cluster start and warm-up %s", EstimateClusterStart+EstimateClusterWarmup)
+			fmt.Fprintf(&b, ", cluster start and warm-up %s", EstimateClusterStart+p.Cluster.JITWarmup)
 		}
 	}
 	b.WriteString(")\n")
@@ -90,8 +90,8 @@ func (p *Plan) describeGroups(b *strings.Builder) {
 	if len(groups) < 2 {
 		return
 	}
-	fmt.Fprintf(b, "\n%d cluster groups, each started and warmed up (%s unmeasured) before its scenarios and stopped after them; repeats interleave within a group:\n",
-		len(groups), EstimateClusterWarmup)
+	fmt.Fprintf(b, "\n%d cluster groups, each started and warmed up (at most %s unmeasured) before its scenarios and stopped after them; repeats interleave within a group:\n",
+		len(groups), p.Cluster.JITWarmup)
 	for i, g := range groups {
 		nums := make([]string, len(g.Indexes))
 		for j, k := range g.Indexes {

@@ -7,9 +7,6 @@ import "time"
 const (
 	// EstimateClusterStart is the time to start an embedded cluster.
 	EstimateClusterStart = 20 * time.Second
-	// EstimateClusterWarmup is the unmeasured load on each new embedded cluster, the
-	// runner's JIT warm-up.
-	EstimateClusterWarmup = 15 * time.Second
 	// EstimateClusterStop is the time to stop an embedded cluster before the next shape's.
 	EstimateClusterStop = 5 * time.Second
 	// EstimateTopicSetup is the time to create and delete a scenario's topic.
@@ -20,8 +17,8 @@ const (
 )
 
 // EstimatedDuration estimates the wall time of the whole study: the embedded cluster's
-// start and warm-up (once per cluster shape, each cluster but the last stopped before
-// the next starts), then for every scenario and repeat the topic setup, warm-up, measured
+// start and warm-up (the warm-up at its bound, cluster.jit_warmup; once per cluster
+// shape, each cluster but the last stopped before the next starts), then for every scenario and repeat the topic setup, warm-up, measured
 // window, capacity search (at most its max trials at full length) and cool-down.
 func (p *Plan) EstimatedDuration() time.Duration {
 	var total time.Duration
@@ -41,13 +38,13 @@ func (p *Plan) ClusterOverhead() time.Duration {
 		return 0
 	}
 	n := time.Duration(max(len(p.ShapeGroups()), 1))
-	return n*(EstimateClusterStart+EstimateClusterWarmup) + (n-1)*EstimateClusterStop
+	return n*(EstimateClusterStart+p.Cluster.JITWarmup) + (n-1)*EstimateClusterStop
 }
 
 // GroupDuration estimates one shape group: its cluster's start and warm-up and its
 // scenarios' repeats (the stop before the next group is not included).
 func (p *Plan) GroupDuration(g ShapeGroup) time.Duration {
-	d := EstimateClusterStart + EstimateClusterWarmup
+	d := EstimateClusterStart + p.Cluster.JITWarmup
 	for _, i := range g.Indexes {
 		d += time.Duration(p.Repeats) * p.scenarioDuration(p.Scenarios[i])
 	}

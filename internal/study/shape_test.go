@@ -99,15 +99,15 @@ matrix: {brokers: [1, 3], acks: ["1", all]}
 		t.Fatal(err)
 	}
 	// Each repeat: 3 s topic setup + 1 s warm-up + 3 s window + 1 s cool-down = 8 s;
-	// 4 scenarios x 2 repeats = 64 s. Two clusters: 2 x (20 s start + 15 s warm-up) +
-	// 1 stop of 5 s = 75 s. Total 139 s.
-	if got := plan.EstimatedDuration(); got != 139*time.Second {
-		t.Errorf("estimate %s, want 2m19s", got)
+	// 4 scenarios x 2 repeats = 64 s. Two clusters: 2 x (20 s start + 60 s warm-up at most,
+	// the default jit_warmup) + 1 stop of 5 s = 165 s. Total 229 s.
+	if got := plan.EstimatedDuration(); got != 229*time.Second {
+		t.Errorf("estimate %s, want 3m49s", got)
 	}
-	// One group: 35 s of cluster + 2 scenarios x 2 repeats x 8 s = 67 s.
+	// One group: 80 s of cluster + 2 scenarios x 2 repeats x 8 s = 112 s.
 	g := plan.ShapeGroups()
-	if len(g) != 2 || plan.GroupDuration(g[0]) != 67*time.Second {
-		t.Errorf("groups %+v, first %s, want 1m7s", g, plan.GroupDuration(g[0]))
+	if len(g) != 2 || plan.GroupDuration(g[0]) != 112*time.Second {
+		t.Errorf("groups %+v, first %s, want 1m52s", g, plan.GroupDuration(g[0]))
 	}
 	var b strings.Builder
 	if err := plan.Describe(&b); err != nil {
@@ -115,9 +115,9 @@ matrix: {brokers: [1, 3], acks: ["1", all]}
 	}
 	for _, want := range []string{
 		"2 cluster groups",
-		"group 1: 1 broker, Kafka 4.4.0, heap 512m; scenarios 1 2; estimate 1m7s",
-		"group 2: 3 brokers, Kafka 4.4.0, heap 512m; scenarios 3 4; estimate 1m7s",
-		"estimated duration: 2m19s (8 scenario runs, 2 clusters started, warmed and stopped 1m15s)",
+		"group 1: 1 broker, Kafka 4.4.0, heap 512m; scenarios 1 2; estimate 1m52s",
+		"group 2: 3 brokers, Kafka 4.4.0, heap 512m; scenarios 3 4; estimate 1m52s",
+		"estimated duration: 3m49s (8 scenario runs, 2 clusters started, warmed and stopped 2m45s)",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("describe lacks %q:\n%s", want, b.String())

@@ -85,6 +85,10 @@ type Cluster struct {
 	// BrokerNetwork, when set (network.broker_rtt), puts each embedded broker in a zone of
 	// its own: inter-broker traffic (replication) goes through delay proxies with this link.
 	BrokerNetwork *zones.Link
+	// JITWarmup is the longest unmeasured warm-up of each embedded cluster before its first
+	// repeat (jit_warmup, default DefaultJITWarmup): 15 s, or this if shorter, and on while
+	// the cluster's rate still climbs. 0 skips it.
+	JITWarmup time.Duration
 	// External, when non-nil, points at a running cluster instead.
 	External *External
 }

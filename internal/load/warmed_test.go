@@ -1,0 +1,21 @@
+package load
+
+import (
+	"testing"
+	"time"
+)
+
+func TestWarmedString(t *testing.T) {
+	for _, tc := range []struct {
+		w    Warmed
+		want string
+	}{
+		{Warmed{Took: 45 * time.Second, Rates: []float64{5624.4, 9810, 54325.6}},
+			"warm after 45s: 5,624, 9,810, 54,326 records/s in its 5 s slices"},
+		{Warmed{Took: 15 * time.Second, Rates: []float64{812}}, "warm after 15s: 812 records/s in its 5 s slices"},
+	} {
+		if got := tc.w.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.w, got, tc.want)
+		}
+	}
+}

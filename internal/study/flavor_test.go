@@ -28,19 +28,31 @@ func TestParseFlavor(t *testing.T) {
 		{cluster: "{disk: {}}", err: "cluster.disk: empty"},
 		{cluster: "{broker_cpus: 1, external: {bootstrap: k:9092}}", err: "cluster.broker_cpus: applies only to the embedded cluster"},
 	} {
-		plan, err := Parse("f.yaml", []byte("name: f\ncluster: "+tc.cluster+"\n"))
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: error %v, want %q", tc.cluster, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tc.cluster, err)
+		plan := parseCluster(t, tc.cluster, tc.err)
+		if plan == nil {
 			continue
 		}
 		if plan.Cluster.Limits != tc.want {
 			t.Errorf("%s: limits %+v, want %+v", tc.cluster, plan.Cluster.Limits, tc.want)
 		}
 	}
+}
+
+// parseCluster parses a study whose cluster block is cluster. With wantErr it checks that
+// the parse failed so and returns nil; otherwise it returns the plan, or nil after
+// reporting the error.
+func parseCluster(t *testing.T, cluster, wantErr string) *Plan {
+	t.Helper()
+	plan, err := Parse("f.yaml", []byte("name: f\ncluster: "+cluster+"\n"))
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s: error %v, want %q", cluster, err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Errorf("%s: %v", cluster, err)
+		return nil
+	}
+	return plan
 }

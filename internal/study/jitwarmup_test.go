@@ -1,7 +1,6 @@
 package study
 
 import (
-	"strings"
 	"testing"
 	"time"
 )
@@ -21,15 +20,8 @@ func TestParseJITWarmup(t *testing.T) {
 		{cluster: "{jit_warmup: soon}", err: `cluster.jit_warmup: "soon" is not a duration`},
 		{cluster: "{jit_warmup: 30s, external: {bootstrap: k:9092}}", err: "cluster.jit_warmup: applies only to the embedded cluster"},
 	} {
-		plan, err := Parse("f.yaml", []byte("name: f\ncluster: "+tc.cluster+"\n"))
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: error %v, want %q", tc.cluster, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tc.cluster, err)
+		plan := parseCluster(t, tc.cluster, tc.err)
+		if plan == nil {
 			continue
 		}
 		if plan.Cluster.JITWarmup != tc.want {

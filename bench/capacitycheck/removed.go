@@ -31,10 +31,11 @@ func clusterDirs(cdir string) []string {
 // awaitRemoved waits until no partition directory of topic is left under roots, and says
 // how long that took and whether it happened within removeLimit. A broker removes a deleted
 // topic's files log.segment.delete.delay.ms after the deletion (Kafka's default a minute; a
-// second on the clusters kbench starts), and freeing the GBs a search wrote costs CPU: measured on a 1-broker cluster with its log dir in memory,
-// 5.6 GB freed 60-65 s after the deletion made one 2 s window of a 50,000 records/s run
-// reach 221 ms (the others 6-20 ms). Without the wait that lands in the next search's
-// first trials, a disturbance the bench made, not the host.
+// second on the clusters kbench starts), and freeing the GBs a search wrote costs CPU:
+// measured on a 1-broker cluster with its log dir in memory, 5.6 GB freed 60-65 s after the
+// deletion made one 2 s window of a 50,000 records/s run reach 221 ms (the others 6-20 ms).
+// Without the wait that lands in the next search's first trials, a disturbance the bench
+// made, not the host.
 func awaitRemoved(roots []string, topic string) (time.Duration, bool) {
 	dirName := partitionDir(topic)
 	start := time.Now()

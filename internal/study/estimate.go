@@ -18,8 +18,9 @@ const (
 
 // EstimatedDuration estimates the wall time of the whole study: the embedded cluster's
 // start and warm-up (the warm-up at its bound, cluster.jit_warmup; once per cluster
-// shape, each cluster but the last stopped before the next starts), then for every scenario and repeat the topic setup, warm-up, measured
-// window, capacity search (at most its max trials at full length) and cool-down.
+// shape, each cluster but the last stopped before the next starts), then for every
+// scenario and repeat the topic setup, warm-up, measured window, capacity search (at most
+// its max trials at full length) and cool-down.
 func (p *Plan) EstimatedDuration() time.Duration {
 	var total time.Duration
 	if p.Cluster.External == nil {

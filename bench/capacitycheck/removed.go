@@ -1,16 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kadm"
 
 	kcluster "github.com/kbench/kbench/internal/cluster"
 )
@@ -89,32 +84,4 @@ func removal(roots []string, topic string) string {
 		return fmt.Sprintf("still there after %v", waited.Round(time.Second))
 	}
 	return fmt.Sprintf("after %v", waited.Round(time.Second))
-}
-
-// checkRunning checks the running cluster at bootstrap, one that kbench did not start:
-// its brokers are counted from its metadata, and logDirs (comma-separated, may be empty)
-// are where they keep their logs on this host.
-func checkRunning(kbench, bootstrap, logDirs string, searches int) (int, error) {
-	var brokers int
-	err := withAdmin(bootstrap, func(ctx context.Context, adm *kadm.Client) error {
-		md, err := adm.BrokerMetadata(ctx)
-		brokers = len(md.Brokers)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("reading its brokers: %w", err)
-	}
-	dir, err := os.MkdirTemp("", "kbench-capacitycheck-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	c := cluster{name: fmt.Sprintf("a running cluster of %d broker(s), not started by kbench", brokers), logName: "running",
-		bootstrap: bootstrap, brokers: brokers}
-	for d := range strings.SplitSeq(logDirs, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			c.logDirs = append(c.logDirs, d)
-		}
-	}
-	return checkCluster(kbench, c, dir, searches)
 }

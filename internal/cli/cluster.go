@@ -328,9 +328,9 @@ func newClusterFetchCommand() *cobra.Command {
 	return cmd
 }
 
-// warmCluster puts load.ClusterWarmup of unmeasured load on a cluster just started, through
-// its first listener, on a topic of kbench's that it deletes after: whatever the user
-// measures first then meets a warm JIT, as a study's own clusters do.
+// warmCluster warms a cluster just started (load.WarmCluster, up to load.MaxClusterWarmup)
+// through its first listener, on a topic of kbench's: whatever the user measures first then
+// meets a warm JIT, as a study's own clusters do.
 func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 	ep := c.Endpoints()[0]
 	admin, err := kafka.OpenAdmin(ep.Bootstrap, ep.Properties, "warm-up")
@@ -338,22 +338,20 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 		return err
 	}
 	defer admin.Close()
-	brokers := len(c.Brokers())
 	owned := kafka.NewOwned(kafka.Prefix)
-	topic := fmt.Sprintf("%sjit-warmup-%d", kafka.Prefix, time.Now().UnixNano())
-	fmt.Fprintf(log, "warming up the cluster's JIT for %s, and on while its rate climbs, up to %s (unmeasured; --no-warmup skips it)\n",
-		load.ClusterWarmup, load.MaxClusterWarmup)
-	if err := owned.CreateTopic(ctx, admin, topic, int32(3*brokers), int16(min(3, brokers)), nil); err != nil {
-		return err
-	}
-	warmed, werr := load.WarmUp(ctx, ep.Bootstrap, ep.Properties, topic, load.ClusterWarmup, load.MaxClusterWarmup)
-	if werr == nil {
-		fmt.Fprintln(log, warmed)
-	}
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if _, err := owned.DeleteTopic(dctx, admin, topic); err != nil && werr == nil {
-		werr = err
-	}
-	return werr
+	return load.WarmCluster(ctx, load.WarmTarget{
+		Bootstrap: ep.Bootstrap,
+		Props:     ep.Properties,
+		Brokers:   len(c.Brokers()),
+		Topic:     fmt.Sprintf("%sjit-warmup-%d", kafka.Prefix, time.Now().UnixNano()),
+		Create: func(ctx context.Context, topic string, partitions, replicas int) error {
+			return owned.CreateTopic(ctx, admin, topic, int32(partitions), int16(replicas), nil)
+		},
+		Delete: func(ctx context.Context, topic string) error {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			_, err := owned.DeleteTopic(dctx, admin, topic)
+			return err
+		},
+	}, load.MaxClusterWarmup, "--no-warmup skips it", log)
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -67,4 +68,47 @@ func WarmUp(ctx context.Context, bootstrap string, props map[string]string, topi
 		w.Rates = append(w.Rates, res.Total.RecordsPerSec)
 	}
 	return w, nil
+}
+
+// WarmRule says how long a warm-up bounded by atMost runs, as WarmCluster runs it.
+func WarmRule(atMost time.Duration) string {
+	if atLeast := min(ClusterWarmup, atMost); atLeast < atMost {
+		return fmt.Sprintf("%s, and on while one of its last two %d s slices beat every earlier one by more than %.0f%%, up to %s",
+			atLeast, int(warmSlice.Seconds()), warmClimb*100, atMost)
+	}
+	return atMost.String()
+}
+
+// WarmTarget is a cluster just started, to be warmed: where to produce, how many brokers it
+// has, and how the caller creates and deletes the warm-up topic, through its own record of
+// what kbench made.
+type WarmTarget struct {
+	Bootstrap string
+	Props     map[string]string
+	Brokers   int
+	Topic     string
+	Create    func(ctx context.Context, topic string, partitions, replicas int) error
+	Delete    func(ctx context.Context, topic string) error
+}
+
+// WarmCluster puts unmeasured load on a cluster just started, as WarmRule(atMost) says, on a
+// replicated topic of three partitions per broker that it deletes after, and logs the rule
+// (with skip, how the user turns it off) and what it did. A cold Kafka runs 2-5x slower
+// until its JIT has compiled the hot paths: whatever is measured first would pay for it.
+func WarmCluster(ctx context.Context, t WarmTarget, atMost time.Duration, skip string, log io.Writer) error {
+	fmt.Fprintf(log, "warming up the cluster's JIT for %s (unmeasured; %s)\n", WarmRule(atMost), skip)
+	if err := t.Create(ctx, t.Topic, 3*t.Brokers, min(3, t.Brokers)); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	warmed, err := WarmUp(ctx, t.Bootstrap, t.Props, t.Topic, min(ClusterWarmup, atMost), atMost)
+	if err == nil {
+		fmt.Fprintln(log, warmed)
+	}
+	if derr := t.Delete(ctx, t.Topic); err == nil {
+		err = derr
+	}
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return ctx.Err()
 }

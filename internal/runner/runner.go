@@ -17,6 +17,7 @@ import (
 
 	"github.com/kbench/kbench/internal/cluster"
 	"github.com/kbench/kbench/internal/kafka"
+	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/settings"
@@ -189,9 +190,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 		if err := r.warmCluster(ctx); err != nil {
 			return out, finish(dir, run, err)
 		}
-		note := fmt.Sprintf("The embedded cluster was started for this run and warmed up with unmeasured load before the first scenario (%s): a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths.", warmupRule(plan.Cluster.JITWarmup))
+		note := fmt.Sprintf("The embedded cluster was started for this run and warmed up with unmeasured load before the first scenario (%s): a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths.", load.WarmRule(plan.Cluster.JITWarmup))
 		if n := len(plan.ShapeGroups()); n > 1 {
-			note = fmt.Sprintf("The study varies the cluster's shape: %d embedded clusters, one per shape, each started for its scenarios, warmed up with unmeasured load before its first repeat (%s; a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths), and stopped after its last; the environment lists each scenario's cluster.", n, warmupRule(plan.Cluster.JITWarmup))
+			note = fmt.Sprintf("The study varies the cluster's shape: %d embedded clusters, one per shape, each started for its scenarios, warmed up with unmeasured load before its first repeat (%s; a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths), and stopped after its last; the environment lists each scenario's cluster.", n, load.WarmRule(plan.Cluster.JITWarmup))
 		}
 		if plan.Cluster.JITWarmup == 0 {
 			note = "The embedded cluster was started for this run and not warmed up (cluster.jit_warmup: 0s): a cold Kafka runs 2-5x slower until its JIT has compiled the hot paths, so the first repeats measured it cold."

@@ -55,8 +55,9 @@ func newClusterUpCommand() *cobra.Command {
 		Short: "Start an embedded Kafka cluster and print how to reach it",
 		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
 wait until all are registered and a topic replicated on all of them can be created, then
-warm their JIT with 15 s of unmeasured load on a topic of kbench's, deleted after (a cold
-Kafka runs 2-5x slower at first; --no-warmup skips it).
+warm their JIT with unmeasured load on a topic of kbench's, deleted after: 15 s, and on
+while its rate still climbs, up to 1 min (a cold Kafka runs 2-5x slower at first;
+--no-warmup skips it).
 With --sasl or --tls it adds those listeners and writes a client properties file
 (Java client names) that kbench and Kafka's own tools accept.
 --broker-cpus, --cpuset and --disk put each broker in a cgroup of its own (named with the
@@ -137,7 +138,7 @@ process, stopped with the brokers by kbench cluster down.`,
 	f.Float64Var(&opts.Limits.CPUs, "broker-cpus", 0, "CPU quota of each broker in cores, e.g. 0.5 (a cgroup per broker)")
 	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
 	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
-	f.BoolVar(&noWarmup, "no-warmup", false, "skip the 15 s of unmeasured load that warms the new brokers' JIT (a cold Kafka runs 2-5x slower at first)")
+	f.BoolVar(&noWarmup, "no-warmup", false, "skip the unmeasured load (15 s to 1 min) that warms the new brokers' JIT (a cold Kafka runs 2-5x slower at first)")
 	f.StringVar(&opts.Host, "host", "", "bind and advertise the client listeners at this IP address of the machine instead of 127.0.0.1, for clients (agents) on other hosts")
 	link.register(f)
 	return cmd

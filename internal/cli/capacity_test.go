@@ -37,6 +37,9 @@ func TestCapacityLine(t *testing.T) {
 			"max sustainable rate: 69,101-72,160 records/s (67.5-70.5 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, confirmed; trials both failed and passed from 72,160 to 85,813 records/s (19% apart): their noise is wider than the bracket"},
 		{capacity.Bracket{SLO: slo, Goal: goal, Upper: 1, Note: "no rate passed p99 <= 50 ms"},
 			"max sustainable rate: below 1 records/s at p99 <= 50 ms: not converged (no rate passed p99 <= 50 ms)"},
+		// No rate failed within the budget: a lower end alone, never "46,245-0 records/s".
+		{capacity.Bracket{SLO: slo, Goal: goal, Lower: 46245, LowerMiB: 45.16, Note: "no rate failed p99 <= 50 ms"},
+			"max sustainable rate: at least 46,245 records/s (45.2 MiB/s) at p99 <= 50 ms: not converged (no rate failed p99 <= 50 ms)"},
 	}
 	for _, tt := range tests {
 		if got := capacityLine(tt.b); got != tt.want {

@@ -115,6 +115,8 @@ func capacityLine(b capacity.Bracket) string {
 		return fmt.Sprintf("max sustainable rate: unknown at %s (%s)", b.SLO, b.Note)
 	case b.Lower == 0:
 		return fmt.Sprintf("max sustainable rate: below %s records/s at %s: not converged (%s)", groupDigits(b.Upper), b.SLO, b.Note)
+	case b.Upper == 0:
+		return fmt.Sprintf("max sustainable rate: at least %s records/s (%.1f MiB/s) at %s: not converged (%s)", groupDigits(b.Lower), b.LowerMiB, b.SLO, b.Note)
 	}
 	s := fmt.Sprintf("max sustainable rate: %s-%s records/s (%.1f-%.1f MiB/s) at %s, goal %s",
 		groupDigits(b.Lower), groupDigits(b.Upper), b.LowerMiB, b.UpperMiB, b.SLO, b.Goal.Code())

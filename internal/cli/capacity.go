@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -30,6 +29,7 @@ type capacityFlags struct {
 	confirm     time.Duration
 	maxDuration time.Duration
 	maxTrials   int
+	searches    int
 	jsonOut     bool
 	agents      agentFlags
 	live        live.Flags
@@ -67,6 +67,8 @@ func (f *capacityFlags) config(cmd *cobra.Command) (capacity.Config, error) {
 		return capacity.Config{}, fmt.Errorf("--max-duration %v: must be above zero", f.maxDuration)
 	case f.consumers < 0:
 		return capacity.Config{}, fmt.Errorf("--consumers %d: must be 0 (none) or more", f.consumers)
+	case f.searches < 1:
+		return capacity.Config{}, fmt.Errorf("--searches %d: must be 1 or more", f.searches)
 	case f.maxTrials < 0:
 		return capacity.Config{}, fmt.Errorf("--max-trials %d: must be 0 (no limit) or more", f.maxTrials)
 	case f.agents.agents < 0:
@@ -106,6 +108,8 @@ whose latency must return near the idle cluster's. Each SLO is a goal, printed a
 (40f40d1l50e: 40 s final trials, 40 s duration sum, 1% loss, 50% exceed), searched on the same
 trials. The search spends at most --max-duration and always prints its best bracket; one that
 did not converge or was not confirmed says why and exits with code 7 (docs/capacity.md).
+--searches N runs N searches in a row and says how far their answers lie apart: a search's
+bracket is how its own trials scatter, not where a re-run on the same cluster lands.
 
 It takes the flags of kbench produce (not --num-records, --duration, --throughput or
 --warmup-records, which the search sets).
@@ -138,6 +142,7 @@ Examples:
 	f.DurationVar(&cf.confirm, "confirm", capacity.DefaultConfirm, "length of the confirmation trial at the answer's lower end")
 	f.DurationVar(&cf.maxDuration, "max-duration", capacity.DefaultMaxDuration, "the search's budget, settling and confirmation included: when it ends, the best bracket so far is printed")
 	f.IntVar(&cf.maxTrials, "max-trials", 0, "also stop after this many trials (0: no limit; --max-duration is the budget)")
+	f.IntVar(&cf.searches, "searches", 1, "run this many searches in a row, each with the budget, and say how far their answers lie apart")
 	cf.agents.register(f)
 	cf.live.Register(f)
 	f.BoolVar(&cf.jsonOut, "json", false, "print the search (brackets and every trial) as JSON on stdout (progress lines go to stderr)")
@@ -221,21 +226,35 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 		return err
 	}
 	defer closeDriver()
-	res, err := searchWithSettle(cmd.Context(), ld, scfg, lines)
+	var done []*capacity.Result
+	for i := 1; i <= cf.searches; i++ {
+		if cf.searches > 1 {
+			fmt.Fprintf(lines, "search %d of %d\n", i, cf.searches)
+		}
+		var res *capacity.Result
+		res, err = searchWithSettle(cmd.Context(), ld, scfg, lines)
+		if res != nil {
+			done = append(done, res)
+			if !cf.jsonOut {
+				printCapacity(out, res)
+			}
+		}
+		if err != nil || cmd.Context().Err() != nil {
+			break
+		}
+	}
 	if cerr := ld.Close(); err == nil {
 		err = cerr
 	}
 	if group != "" {
 		deleteSearchGroup(pcfg, group, errOut)
 	}
-	if res != nil {
-		printCapacity(out, res, cf.jsonOut)
-	}
+	printSearches(out, done, scfg.Precision, cf)
 	if cmd.Context().Err() != nil {
 		// Ctrl-C: what was measured is printed; the exit code says it was cut short.
 		n := 0
-		if res != nil {
-			n = len(res.Trials)
+		for _, res := range done {
+			n += len(res.Trials)
 		}
 		fmt.Fprintf(errOut, "kbench: capacity search interrupted after %d trials\n", n)
 		return nil
@@ -243,8 +262,18 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	if err != nil {
 		return fmt.Errorf("capacity search: %w", err)
 	}
-	if !res.Done() {
-		return &exitError{code: exitNotConverged, msg: "capacity search " + notDoneText(res)}
+	var notDone []string
+	for i, res := range done {
+		if !res.Done() {
+			text := "capacity search " + notDoneText(res)
+			if len(done) > 1 {
+				text = fmt.Sprintf("capacity search %d %s", i+1, notDoneText(res))
+			}
+			notDone = append(notDone, text)
+		}
+	}
+	if len(notDone) > 0 {
+		return &exitError{code: exitNotConverged, msg: strings.Join(notDone, "; ")}
 	}
 	return nil
 }
@@ -266,13 +295,8 @@ func searchWithSettle(ctx context.Context, ld *capacityload.Load, scfg capacity.
 	return res, err
 }
 
-func printCapacity(w io.Writer, res *capacity.Result, jsonOut bool) {
-	if jsonOut {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(res.Record())
-		return
-	}
+// printCapacity prints a search's answer as text.
+func printCapacity(w io.Writer, res *capacity.Result) {
 	for _, b := range res.Brackets {
 		fmt.Fprintln(w, capacityLine(b))
 		if b.Lower > 0 {

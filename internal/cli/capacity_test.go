@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +77,7 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--throughput", "1000"}, "--throughput: the search sets each trial's rate and length"},
 		{[]string{"--num-records", "10"}, "--num-records: the search sets"},
 		{[]string{"--max-trials", "-1"}, "--max-trials -1: must be 0 (no limit) or more"},
+		{[]string{"--searches", "0"}, "--searches 0: must be 1 or more"},
 		{[]string{"--max-duration", "-1m"}, "--max-duration -1m0s: must be above zero"},
 		{[]string{"--confirm", "5s"}, "--confirm 5s: must be at least one --trial (40s)"},
 		{[]string{"--duration-sum", "10s"}, "--duration-sum 10s: must be at least one --trial (40s)"},
@@ -105,7 +108,7 @@ func TestCapacityDefaultGoal(t *testing.T) {
 		{40 * time.Second, 80 * time.Second, "40f80d1l50e"},
 	} {
 		f := capacityFlags{slo: "p99=50ms", precision: "5%", exceedRatio: "50%", trial: tt.trial, durationSum: tt.durationSum,
-			confirm: capacity.DefaultConfirm, maxDuration: capacity.DefaultMaxDuration}
+			confirm: capacity.DefaultConfirm, maxDuration: capacity.DefaultMaxDuration, searches: 1}
 		cfg, err := f.config(&cobra.Command{})
 		if err != nil {
 			t.Fatalf("--trial %v --duration-sum %v: %v", tt.trial, tt.durationSum, err)
@@ -182,6 +185,52 @@ func TestCapacityIntegration(t *testing.T) {
 	}
 }
 
+// TestCapacitySearchesIntegration: --searches 2 runs two searches on the cluster, one after
+// the other, and says how far their answers lie apart: each search in the JSON as a single
+// search's, the agreement beside them, recomputed here from the searches' own lower ends.
+func TestCapacitySearchesIntegration(t *testing.T) {
+	if testCluster == nil {
+		t.Skip("needs the embedded test cluster (not under -short)")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"capacity", "--bootstrap-server", testCluster.Bootstrap(), "--topic", "capacity-searches-it",
+		"--record-size", "512", "--trial", "4s", "--confirm", "4s", "--warmup", "1s", "--precision", "20%",
+		"--max-duration", "30s", "--searches", "2", "--json"}, &out, &errb)
+	var res results.CapacitySearches
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
+	}
+	if len(res.Searches) != 2 || len(res.Agreement) != 1 {
+		t.Fatalf("%d searches, %d agreements, want 2 and 1; stderr: %s", len(res.Searches), len(res.Agreement), errb.String())
+	}
+	var lowers []float64
+	done := true
+	for i, s := range res.Searches {
+		if len(s.Brackets) != 1 || len(s.Trials) == 0 || s.Trials[0].Phase != "bound" {
+			t.Fatalf("search %d: %d brackets, %d trials, want 1 and a search from its unthrottled trial", i+1, len(s.Brackets), len(s.Trials))
+		}
+		b := s.Brackets[0]
+		lowers = append(lowers, b.Lower)
+		done = done && b.Converged && b.Confirmed
+	}
+	a := res.Agreement[0]
+	if !slices.Equal(a.Lowers, lowers) {
+		t.Errorf("agreement's lower ends %v, want the searches' %v", a.Lowers, lowers)
+	}
+	if lowers[0] > 0 && lowers[1] > 0 {
+		lo, hi := min(lowers[0], lowers[1]), max(lowers[0], lowers[1])
+		if a.Median != (lo+hi)/2 || math.Abs(a.Apart-(hi/lo-1)) > 1e-9 || a.WithinPrecision != (hi/lo-1 <= 0.2) {
+			t.Errorf("agreement %+v, want median %v, apart %v", a, (lo+hi)/2, hi/lo-1)
+		}
+	}
+	if !strings.Contains(errb.String(), "search 1 of 2\n") || !strings.Contains(errb.String(), "search 2 of 2\n") {
+		t.Errorf("stderr does not announce each search: %s", errb.String())
+	}
+	if want := map[bool]int{true: 0, false: exitNotConverged}[done]; code != want {
+		t.Errorf("exit %d, want %d (both searches converged and confirmed: %v); stderr: %s", code, want, done, errb.String())
+	}
+}
+
 // TestPrintCapacitySpread: the lower end's SLO figure reads as a range across its trials,
 // or as one figure when its trials agree (one trial, mostly), never "37.9 ms-37.9 ms".
 func TestPrintCapacitySpread(t *testing.T) {
@@ -194,7 +243,7 @@ func TestPrintCapacitySpread(t *testing.T) {
 		{[2]time.Duration{37900 * time.Microsecond, 37900 * time.Microsecond}, "p99 37.9 ms in every trial at it;"},
 	} {
 		var out bytes.Buffer
-		printCapacity(&out, &capacity.Result{Brackets: []capacity.Bracket{{SLO: slo, Lower: 1000, Upper: 1040, Spread: tt.spread}}}, false)
+		printCapacity(&out, &capacity.Result{Brackets: []capacity.Bracket{{SLO: slo, Lower: 1000, Upper: 1040, Spread: tt.spread}}})
 		if !strings.Contains(out.String(), tt.want) {
 			t.Errorf("spread %v printed %q, want %q", tt.spread, out.String(), tt.want)
 		}

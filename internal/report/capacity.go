@@ -52,7 +52,7 @@ func capacityRows(rd *results.RunDir) []CapacityRow {
 				continue
 			}
 			for _, b := range c.Brackets {
-				row := CapacityRow{ID: sc.ID, Repeat: rep.Repeat, SLO: sloText(b.SLO), Percentile: b.SLO.Percentile,
+				row := CapacityRow{ID: sc.ID, Repeat: rep.Repeat, SLO: b.SLO.String(), Percentile: b.SLO.Percentile,
 					LimitMs: b.SLO.LimitMs, Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
 					AtLowerP50Ms: b.AtLowerP50Ms, AtLowerP99Ms: b.AtLowerP99Ms, AtLowerP999Ms: b.AtLowerP999Ms,
 					Trials: len(c.Trials), Goal: b.Goal, Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Overlap: b.Overlap}
@@ -68,10 +68,34 @@ func capacityRows(rd *results.RunDir) []CapacityRow {
 	return out
 }
 
-// sloText is "p99 <= 50 ms", as kbench capacity prints it.
-func sloText(s results.CapacitySLO) string {
-	name := "p" + strings.ReplaceAll(strconv.FormatFloat(s.Percentile, 'f', -1, 64), ".", "")
-	return fmt.Sprintf("%s <= %s ms", name, strconv.FormatFloat(s.LimitMs, 'f', -1, 64))
+// CapacityAgreementRow is how far one scenario's repeats' searches agree on one SLO.
+type CapacityAgreementRow struct {
+	ID string `json:"id"`
+	results.CapacityAgreement
+	// Text is "acks=1: 2 searches at p99 <= 50 ms: lower ends ... (median ...), 1.2% apart: ...".
+	Text string `json:"text"`
+}
+
+// capacityAgreement states, for each scenario that searched in more than one repeat, how far
+// the repeats' lower ends lie apart against the precision each search was asked for.
+func capacityAgreement(rd *results.RunDir) []CapacityAgreementRow {
+	var out []CapacityAgreementRow
+	for _, sc := range rd.Run.Scenarios {
+		var searches []*results.Capacity
+		for _, rep := range rd.Repeats[sc.ID] {
+			if rep.Capacity != nil && len(rep.Capacity.Brackets) > 0 {
+				searches = append(searches, rep.Capacity)
+			}
+		}
+		if len(searches) < 2 {
+			continue
+		}
+		precision := searches[0].Precision
+		for _, a := range results.Agree(searches, precision) {
+			out = append(out, CapacityAgreementRow{ID: sc.ID, CapacityAgreement: a, Text: sc.ID + ": " + a.Text(precision)})
+		}
+	}
+	return out
 }
 
 // capacitySentence states a bracket: "`id`: max sustainable rate 41,200-43,100 records/s

@@ -107,7 +107,7 @@ func capacityChart(id string, trials []results.CapacityTrial, brackets []results
 	}
 	seenSLO := map[string]bool{}
 	for _, b := range brackets {
-		name := sloText(b.SLO)
+		name := b.SLO.String()
 		if !seenSLO[name] {
 			seenSLO[name] = true
 			ymax = math.Max(ymax, b.SLO.LimitMs)

@@ -52,11 +52,25 @@ func TestCapacityHand(t *testing.T) {
 			break
 		}
 	}
+	// acks=1's two searches: p99 lower ends 38,555 and 39,000 (median 38,777.5, 39,000 /
+	// 38,555 = 1.0115: 1.2% apart), p99.9 40,262 and 40,900 (median 40,581, 1.6% apart),
+	// both within the 5% precision; acks=all searched once and is not compared.
+	agreement := []string{
+		"acks=1: 2 searches at p99 <= 50 ms: lower ends 38,555 and 39,000 records/s (median 38,778), 1.2% apart: within the 5% precision",
+		"acks=1: 2 searches at p999 <= 200 ms: lower ends 40,262 and 40,900 records/s (median 40,581), 1.6% apart: within the 5% precision",
+	}
+	var gotAgreement []string
+	for _, a := range m.CapacityAgreement {
+		gotAgreement = append(gotAgreement, a.Text)
+	}
+	if !slices.Equal(gotAgreement, agreement) {
+		t.Errorf("agreement:\n got %q\nwant %q", gotAgreement, agreement)
+	}
 	var md bytes.Buffer
 	if err := WriteMarkdown(&md, m); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"### 4.3 Capacity", "| `acks=1` | 1 | p99 <= 50 ms | 38,555-40,262 |", "- Capacity: acks=all: max sustainable rate 20,000-20,800",
+	for _, s := range []string{"### 4.3 Capacity", "| `acks=1` | 1 | p99 <= 50 ms | 38,555-40,262 |", "- Capacity: acks=all: max sustainable rate 20,000-20,800", "- Capacity: acks=1: 2 searches at p99 &lt;= 50 ms",
 		"(charts/capacity-acks-1.svg)", "(charts/capacity-acks-all.svg)"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("report.md lacks %q", s)
@@ -66,8 +80,8 @@ func TestCapacityHand(t *testing.T) {
 	if err := WriteHTML(&html, m); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(html.String(), "<h3>4.3 Capacity</h3>") {
-		t.Error("report.html lacks the capacity table")
+	if !strings.Contains(html.String(), "<h3>4.3 Capacity</h3>") || !strings.Contains(html.String(), "<li>Capacity: acks=1: 2 searches at p99 &lt;= 50 ms") {
+		t.Error("report.html lacks the capacity table or the repeats' agreement")
 	}
 	// The claim metric is the lower end of the first (lowest-percentile) bracket per repeat.
 	for _, tc := range []struct {

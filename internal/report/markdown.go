@@ -133,6 +133,9 @@ func WriteMarkdown(w io.Writer, m *Model) error {
 	for _, c := range m.Capacity {
 		p("- Capacity: %s\n", mdEscape(c.Text))
 	}
+	for _, c := range m.CapacityAgreement {
+		p("- Capacity: %s\n", mdEscape(c.Text))
+	}
 	for _, d := range m.Durability {
 		p("- Durability: %s\n", mdEscape(d.Text))
 	}

@@ -35,6 +35,9 @@ type Model struct {
 	Noise []NoiseRow `json:"noise_floor,omitempty"`
 	// Capacity holds every capacity bracket, per scenario, repeat and SLO.
 	Capacity []CapacityRow `json:"capacity,omitempty"`
+	// CapacityAgreement says, per scenario whose repeats each searched, how far their
+	// answers lie apart.
+	CapacityAgreement []CapacityAgreementRow `json:"capacity_agreement,omitempty"`
 	// Transactions holds the transactional scenarios' transactions.
 	Transactions []TransactionRow `json:"transactions,omitempty"`
 	// Durability holds each scenario's durability check, when it had one.

@@ -66,6 +66,7 @@ func Build(rd *results.RunDir, opts Options) (*Model, error) {
 	m.Scenarios = scenarioViews(rd, m.Rows)
 	m.Effects = effects(rd, m.Rows)
 	m.Capacity = capacityRows(rd)
+	m.CapacityAgreement = capacityAgreement(rd)
 	m.Durability = durabilityRows(rd)
 	m.Rebalances = rebalanceRows(rd)
 	m.Transactions = transactionRows(rd, m.Rows)

@@ -45,7 +45,10 @@ func Agree(searches []*Capacity, precision float64) []CapacityAgreement {
 		a := CapacityAgreement{SLO: b.SLO}
 		var found []float64
 		for _, s := range searches {
-			lower := s.Brackets[i].Lower
+			lower := 0.0 // a search that ended before its brackets were made found none
+			if i < len(s.Brackets) {
+				lower = s.Brackets[i].Lower
+			}
 			a.Lowers = append(a.Lowers, lower)
 			if lower > 0 {
 				found = append(found, lower)

@@ -21,9 +21,16 @@ func TestAgree(t *testing.T) {
 		{"one found none", []float64{100, 0, 103}, 101.5, 0.03, false},
 		{"none found", []float64{0, 0}, 0, 0, false},
 		{"one search", []float64{61060}, 61060, 0, true},
+		// -1: a search without brackets (it failed before its first trial).
+		{"one without brackets", []float64{100, -1}, 100, 0, false},
 	} {
 		var searches []*Capacity
-		for _, l := range tc.lowers {
+		want := slices.Clone(tc.lowers)
+		for i, l := range tc.lowers {
+			if l < 0 {
+				searches, want[i] = append(searches, &Capacity{}), 0
+				continue
+			}
 			searches = append(searches, &Capacity{Brackets: []CapacityBracket{{SLO: CapacitySLO{Percentile: 99, LimitMs: 50}, Lower: l}}})
 		}
 		got := Agree(searches, 0.05)
@@ -31,8 +38,8 @@ func TestAgree(t *testing.T) {
 			t.Fatalf("%s: %d agreements, want 1", tc.name, len(got))
 		}
 		a := got[0]
-		if !slices.Equal(a.Lowers, tc.lowers) || a.Median != tc.median || math.Abs(a.Apart-tc.apart) > 1e-12 || a.WithinPrecision != tc.within {
-			t.Errorf("%s: %+v, want lowers %v, median %v, apart %v, within %v", tc.name, a, tc.lowers, tc.median, tc.apart, tc.within)
+		if !slices.Equal(a.Lowers, want) || a.Median != tc.median || math.Abs(a.Apart-tc.apart) > 1e-12 || a.WithinPrecision != tc.within {
+			t.Errorf("%s: %+v, want lowers %v, median %v, apart %v, within %v", tc.name, a, want, tc.median, tc.apart, tc.within)
 		}
 	}
 }

@@ -127,19 +127,13 @@ func TestCapacityIntegration(t *testing.T) {
 	if testCluster == nil {
 		t.Skip("needs the embedded test cluster (not under -short)")
 	}
-	var out, errb bytes.Buffer
-	code := run([]string{"capacity", "--bootstrap-server", testCluster.Bootstrap(), "--topic", "capacity-it",
-		"--record-size", "512", "--trial", "4s", "--confirm", "4s", "--warmup", "1s", "--precision", "20%",
-		"--max-duration", "90s", "--consumers", "1", "--json"}, &out, &errb)
 	var res results.Capacity
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
-	}
+	code, errOut := runCapacityJSON(t, &res, "--topic", "capacity-it", "--max-duration", "90s", "--consumers", "1")
 	// The budget bounds the trials the search starts, by their expected cost; how long they
 	// really took depends on the machine, and is not asserted.
 	if len(res.Brackets) != 1 || len(res.Trials) < 3 || res.MaxDurationS != 90 || res.SpentS <= 0 {
 		t.Fatalf("%d brackets, %d trials, budget %.0fs, spent %.0fs: want 1, at least 3, 90s and some; stderr: %s",
-			len(res.Brackets), len(res.Trials), res.MaxDurationS, res.SpentS, errb.String())
+			len(res.Brackets), len(res.Trials), res.MaxDurationS, res.SpentS, errOut)
 	}
 	if res.Trials[0].Offered != 0 || res.Trials[0].Achieved <= 0 || res.Trials[0].Phase != "bound" {
 		t.Errorf("first trial %+v, want the unthrottled one, with records", res.Trials[0])
@@ -155,18 +149,18 @@ func TestCapacityIntegration(t *testing.T) {
 	case code == 0 && (!b.Converged || !b.Confirmed || b.Upper/b.Lower > 1.2):
 		t.Errorf("exit 0 with bracket %+v, want converged and confirmed within 20%%", b)
 	case code != 0 && code != exitNotConverged:
-		t.Errorf("exit %d, want 0 or %d; stderr: %s", code, exitNotConverged, errb.String())
+		t.Errorf("exit %d, want 0 or %d; stderr: %s", code, exitNotConverged, errOut)
 	case code == exitNotConverged && (b.Converged && b.Confirmed):
 		t.Errorf("exit %d with a converged, confirmed bracket %+v", code, b)
 	}
 	got := 0
-	for _, l := range strings.Split(errb.String(), "\n") {
+	for _, l := range strings.Split(errOut, "\n") {
 		if strings.HasPrefix(l, "trial ") {
 			got++
 		}
 	}
-	if got != len(res.Trials) || !strings.Contains(errb.String(), "goals: p99 <= 50 ms as 4f8d1l50e") {
-		t.Errorf("%d progress lines on stderr, want the goal and one per trial (%d): %s", got, len(res.Trials), errb.String())
+	if got != len(res.Trials) || !strings.Contains(errOut, "goals: p99 <= 50 ms as 4f8d1l50e") {
+		t.Errorf("%d progress lines on stderr, want the goal and one per trial (%d): %s", got, len(res.Trials), errOut)
 	}
 	// The search's consumer group is kbench's, and deleted after it.
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
@@ -192,16 +186,10 @@ func TestCapacitySearchesIntegration(t *testing.T) {
 	if testCluster == nil {
 		t.Skip("needs the embedded test cluster (not under -short)")
 	}
-	var out, errb bytes.Buffer
-	code := run([]string{"capacity", "--bootstrap-server", testCluster.Bootstrap(), "--topic", "capacity-searches-it",
-		"--record-size", "512", "--trial", "4s", "--confirm", "4s", "--warmup", "1s", "--precision", "20%",
-		"--max-duration", "30s", "--searches", "2", "--json"}, &out, &errb)
 	var res results.CapacitySearches
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
-	}
+	code, errOut := runCapacityJSON(t, &res, "--topic", "capacity-searches-it", "--max-duration", "30s", "--searches", "2")
 	if len(res.Searches) != 2 || len(res.Agreement) != 1 {
-		t.Fatalf("%d searches, %d agreements, want 2 and 1; stderr: %s", len(res.Searches), len(res.Agreement), errb.String())
+		t.Fatalf("%d searches, %d agreements, want 2 and 1; stderr: %s", len(res.Searches), len(res.Agreement), errOut)
 	}
 	var lowers []float64
 	done := true
@@ -223,12 +211,26 @@ func TestCapacitySearchesIntegration(t *testing.T) {
 			t.Errorf("agreement %+v, want median %v, apart %v", a, (lo+hi)/2, hi/lo-1)
 		}
 	}
-	if !strings.Contains(errb.String(), "search 1 of 2\n") || !strings.Contains(errb.String(), "search 2 of 2\n") {
-		t.Errorf("stderr does not announce each search: %s", errb.String())
+	if !strings.Contains(errOut, "search 1 of 2\n") || !strings.Contains(errOut, "search 2 of 2\n") {
+		t.Errorf("stderr does not announce each search: %s", errOut)
 	}
 	if want := map[bool]int{true: 0, false: exitNotConverged}[done]; code != want {
-		t.Errorf("exit %d, want %d (both searches converged and confirmed: %v); stderr: %s", code, want, done, errb.String())
+		t.Errorf("exit %d, want %d (both searches converged and confirmed: %v); stderr: %s", code, want, done, errOut)
 	}
+}
+
+// runCapacityJSON runs kbench capacity --json on the shared test cluster with short trials
+// (4 s, a 1 s warm-up, 20% precision) and the args given, and decodes stdout into into; it
+// returns the exit code and stderr.
+func runCapacityJSON(t *testing.T, into any, args ...string) (int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"capacity", "--bootstrap-server", testCluster.Bootstrap(), "--record-size", "512",
+		"--trial", "4s", "--confirm", "4s", "--warmup", "1s", "--precision", "20%", "--json"}, args...), &out, &errb)
+	if err := json.Unmarshal(out.Bytes(), into); err != nil {
+		t.Fatalf("exit %d, stdout not JSON (%v): %s\nstderr: %s", code, err, out.String(), errb.String())
+	}
+	return code, errb.String()
 }
 
 // TestPrintCapacitySpread: the lower end's SLO figure reads as a range across its trials,

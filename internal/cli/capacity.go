@@ -230,6 +230,8 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 	for i := 1; i <= cf.searches; i++ {
 		if cf.searches > 1 {
 			fmt.Fprintf(lines, "search %d of %d\n", i, cf.searches)
+			// The live page shows each search as a repeat: its trials count from 1 again.
+			obs.Begin(observe.Scenario{ID: "capacity", Repeat: i, Repeats: cf.searches})
 		}
 		var res *capacity.Result
 		res, err = searchWithSettle(cmd.Context(), ld, scfg, lines)

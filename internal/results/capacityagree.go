@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kbench/kbench/internal/numfmt"
+	"github.com/kbench/kbench/internal/stats"
 )
 
 // CapacitySearches is kbench capacity --searches N --json with N above one: every search, and
@@ -54,10 +55,9 @@ func Agree(searches []*Capacity, precision float64) []CapacityAgreement {
 				found = append(found, lower)
 			}
 		}
-		if n := len(found); n > 0 {
-			slices.Sort(found)
-			a.Median = (found[(n-1)/2] + found[n/2]) / 2
-			a.Apart = found[n-1]/found[0] - 1
+		if len(found) > 0 {
+			a.Median = stats.Median(found)
+			a.Apart = slices.Max(found)/slices.Min(found) - 1
 		}
 		a.WithinPrecision = len(found) == len(searches) && a.Apart <= precision
 		out = append(out, a)
@@ -100,10 +100,14 @@ func (a CapacityAgreement) Text(precision float64) string {
 	return s + ": more than " + asked + ", so on this cluster a search's answer moves that far from one run to the next"
 }
 
-// String is the SLO as kbench capacity prints it: "p99 <= 50 ms", "p99.9 <= 200 ms".
+// Name is the percentile's short name: p99, p999 (99.9), p50.
+func (s CapacitySLO) Name() string {
+	return "p" + strings.ReplaceAll(strconv.FormatFloat(s.Percentile, 'f', -1, 64), ".", "")
+}
+
+// String is the SLO as kbench capacity prints it: "p99 <= 50 ms", "p999 <= 200 ms".
 func (s CapacitySLO) String() string {
-	name := "p" + strings.ReplaceAll(strconv.FormatFloat(s.Percentile, 'f', -1, 64), ".", "")
-	return fmt.Sprintf("%s <= %s ms", name, strconv.FormatFloat(s.LimitMs, 'f', -1, 64))
+	return fmt.Sprintf("%s <= %s ms", s.Name(), strconv.FormatFloat(s.LimitMs, 'f', -1, 64))
 }
 
 // andList is "a", "a and b", "a, b and c".

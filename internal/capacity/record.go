@@ -16,7 +16,7 @@ func (r *Result) Record() *results.Capacity {
 		SpentS: r.Spent.Seconds(), Stopped: r.Stopped, BaselineRecords: r.BaselineRecords}
 	for _, b := range r.Brackets {
 		out.Brackets = append(out.Brackets, results.CapacityBracket{
-			SLO:   results.CapacitySLO{Percentile: b.SLO.Percentile, LimitMs: msf(b.SLO.Limit)},
+			SLO:   b.SLO.record(),
 			Lower: b.Lower, Upper: b.Upper, LowerMiB: b.LowerMiB, UpperMiB: b.UpperMiB,
 			Goal: b.Goal.Code(), ConditionalThroughput: b.ConditionalThroughput,
 			Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Undecided: b.Undecided, Irregular: b.Irregular, Consistent: b.Consistent, Overlap: b.Overlap,

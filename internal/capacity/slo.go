@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/results"
 	"github.com/kbench/kbench/internal/stats"
 )
 
@@ -22,13 +23,14 @@ type SLO struct {
 func (s SLO) LossRatio() float64 { return 1 - s.Percentile/100 }
 
 // Name is the percentile's short name: p99, p999, p9999, p50.
-func (s SLO) Name() string {
-	return "p" + strings.ReplaceAll(strconv.FormatFloat(s.Percentile, 'f', -1, 64), ".", "")
-}
+func (s SLO) Name() string { return s.record().Name() }
 
-// String is "p99 <= 50 ms".
-func (s SLO) String() string {
-	return fmt.Sprintf("%s <= %s ms", s.Name(), strconv.FormatFloat(float64(s.Limit)/float64(time.Millisecond), 'f', -1, 64))
+// String is "p99 <= 50 ms", as the run directory's SLO says it.
+func (s SLO) String() string { return s.record().String() }
+
+// record is the SLO as the run directory keeps it.
+func (s SLO) record() results.CapacitySLO {
+	return results.CapacitySLO{Percentile: s.Percentile, LimitMs: msf(s.Limit)}
 }
 
 // ParseSLOs reads "p99=50ms" or several, comma-separated: "p99=50ms,p999=200ms". A percentile

@@ -48,9 +48,10 @@ func serverProperties(n node, nodes []node, dir string, opts Options, extra map[
 		// What retention frees goes in small pieces, often: 128 MiB segments checked every
 		// 5 s. Freeing a 1 GiB segment took one core 230-520 ms here, and brokers started
 		// together check in step, so a trial met all three brokers freeing at once, or
-		// none, by its phase against the check (measured: ten 40 s runs at 70,000 records/s on three
-		// brokers, p99.9 a median 106 ms with 1 GiB segments checked every 30 s, 44 ms
-		// with these). The same bytes are freed; rolls cost 1-3 ms. --config overrides any.
+		// none, by its phase against the check (measured: ten 40 s runs at 70,000
+		// records/s on three brokers, p99.9 a median 106 ms with 1 GiB segments checked
+		// every 30 s, 44 ms with these). The same bytes are freed; rolls cost 1-3 ms.
+		// --config overrides any.
 		"log.segment.bytes":               "134217728",
 		"log.retention.check.interval.ms": "5000",
 		// A deleted topic's files, and a segment past retention, go a second after their

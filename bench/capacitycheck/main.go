@@ -213,8 +213,8 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 		}
 		fmt.Println()
 	}
-	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s | host CPU at the lower end: a record, busy |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
 	var removals []string
 	for i := 1; i <= searches; i++ {
@@ -236,7 +236,7 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 		if b.Lower == 0 {
 			// No rate passed: there is no lower end to check at 0.9x, nor a bracket to
 			// compare; the search failed its checks.
-			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | - | - | %s | %.0f | %s |\n",
+			fmt.Printf("| %d | %d | %d | %.1f | none-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | - | - | %s | %.0f | %s | - |\n",
 				i, code, len(c.Trials), c.SpentS/60, b.Upper, b.Consistent[0], b.Consistent[1], b.Overlap[0], b.Overlap[1], b.Converged, b.Confirmed, stealText(c, run{}, run{}), speed, disk)
 			failed++
 			if err := deleteTopics(bootstrap, topic); err != nil {
@@ -268,10 +268,10 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 			return failed, err
 		}
 		removals = append(removals, removal(cl.logDirs, topic))
-		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f | %s |\n",
+		fmt.Printf("| %d | %d | %d | %.1f | %.0f-%.0f | %.0f-%.0f | %.0f-%.0f | %v | %v | %.1f ms (%s) | %.1f ms, %.0f of %.0f/s (%s) | %s | %.0f | %s | %s |\n",
 			i, code, len(c.Trials), c.SpentS/60, b.Lower, b.Upper, b.Consistent[0], b.Consistent[1], b.Overlap[0], b.Overlap[1], b.Converged, b.Confirmed,
 			below.p99Ms, verdict(below.p99Ms <= 50), above.p99Ms, above.achieved, above.offered,
-			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered), stealText(c, below, above), speed, disk)
+			verdict(above.p99Ms > 50 || above.achieved < 0.99*above.offered), stealText(c, below, above), speed, disk, cpuText(b))
 		if code != 0 || !b.Converged || !b.Confirmed {
 			failed++
 		}
@@ -611,6 +611,16 @@ func stealText(c *results.Capacity, below, above run) string {
 		return "not read"
 	}
 	return fmt.Sprintf("%.1f%%, %.1f%%; %.1f%%; %.1f%%", sum/secs, most, below.steal, above.steal)
+}
+
+// cpuText is what a record cost this host's CPUs at b's lower end, and how many of them were
+// busy: the brokers and the load together, as both run here.
+func cpuText(b results.CapacityBracket) string {
+	c := b.AtLowerCPU
+	if c == nil || c.HostUsPerRecord == nil || c.HostBusyCores == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f µs, %.2f of %d cores", *c.HostUsPerRecord, *c.HostBusyCores, c.HostCPUs)
 }
 
 // hostSpeed is how fast this host hashes 64 MiB with SHA-256 on one core, in MB/s, the best

@@ -162,6 +162,8 @@ type Trial struct {
 	// HostDirtyRead (see Outcome).
 	HostDirtyAtStart uint64
 	HostDirtyRead    bool
+	// CPU is what the trial cost in CPU time (see Outcome).
+	CPU CPUUse
 	// Disturbed marks a trial that failed while the hypervisor took DisturbedStealPct or more
 	// of the host's CPU time: it is not evidence about the cluster, and its rate is tried
 	// again (at most MaxDisturbed times in a search).
@@ -224,6 +226,10 @@ type Bracket struct {
 	// lowest and highest of the SLO's percentile across those trials.
 	AtLowerP50, AtLowerP99, AtLowerP999 time.Duration
 	Spread                              [2]time.Duration
+	// AtLowerCPU is what the trials at Lower cost in CPU time together, and AtLowerRecords
+	// the records they acknowledged (see CPUUse): how much CPU a record took at the answer.
+	AtLowerCPU     CPUUse
+	AtLowerRecords int64
 }
 
 // Result is a whole search.

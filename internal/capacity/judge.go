@@ -51,6 +51,33 @@ type Outcome struct {
 	// had not yet written back, which this trial's writes then wait behind.
 	HostDirtyAtStart uint64
 	HostDirtyRead    bool
+	// CPU is what the trial cost in CPU time.
+	CPU CPUUse
+}
+
+// CPUUse is what a trial cost in CPU time, warm-up and drain included: the host's as a
+// whole and the load clients' own. Where the brokers run on the same host (an embedded
+// cluster), the host's share is the cluster's and the load's together, and its busy cores
+// say how close to the host's CPUs the rate ran: the load competes with the brokers there.
+type CPUUse struct {
+	// HostBusy is the CPU time this host's CPUs were busy (every process; neither idle,
+	// waiting for I/O nor stolen), and HostBusyCores how many of its HostCPUs that kept busy
+	// on average, when HostRead.
+	HostBusy      time.Duration
+	HostBusyCores float64
+	HostCPUs      int
+	HostRead      bool
+	// Load is the load clients' own CPU time (this process's, or the agents' together); 0
+	// when not measured.
+	Load time.Duration
+}
+
+// PerRecord is d spread over records, or 0 when there were none.
+func PerRecord(d time.Duration, records int64) time.Duration {
+	if records <= 0 {
+		return 0
+	}
+	return d / time.Duration(records)
 }
 
 // The thresholds of a passing trial besides latency.

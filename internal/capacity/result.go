@@ -175,14 +175,25 @@ func rates(rs []float64) string {
 	return strings.Join(parts, ", ") + " records/s"
 }
 
-// atLower sets b's percentiles from the trials at its lower end merged, and the spread of
-// its SLO's percentile across them.
+// atLower sets b's percentiles from the trials at its lower end merged, the spread of its
+// SLO's percentile across them, and what they cost in CPU together.
 func (s *search) atLower(b *Bracket) {
 	merged := metrics.NewHistogram()
 	first := true
+	cpu, wall := CPUUse{HostRead: true}, 0.0 // wall: the seconds the host's share covers
 	for _, t := range s.trials {
 		if t.Offered != b.Lower || t.outcome.Latency == nil || t.setAside() {
 			continue
+		}
+		b.AtLowerRecords += t.Records.Acked
+		cpu.Load += t.CPU.Load
+		// The host's share only when every trial at the rate read it, so that it and the
+		// records it is spread over cover the same trials.
+		cpu.HostRead = cpu.HostRead && t.CPU.HostRead
+		cpu.HostBusy += t.CPU.HostBusy
+		cpu.HostCPUs = t.CPU.HostCPUs
+		if t.CPU.HostBusyCores > 0 {
+			wall += t.CPU.HostBusy.Seconds() / t.CPU.HostBusyCores
 		}
 		merged.Merge(t.outcome.Latency)
 		v := t.outcome.Latency.Quantile(b.SLO.Percentile / 100)
@@ -193,6 +204,16 @@ func (s *search) atLower(b *Bracket) {
 			b.Spread[1] = v
 		}
 		first = false
+	}
+	if cpu.HostRead && wall > 0 {
+		// The busy CPU time together over the wall time together: each trial weighted by
+		// its length.
+		cpu.HostBusyCores = cpu.HostBusy.Seconds() / wall
+	} else {
+		cpu.HostRead, cpu.HostBusy, cpu.HostBusyCores = false, 0, 0
+	}
+	if b.AtLowerRecords > 0 {
+		b.AtLowerCPU = cpu
 	}
 	b.AtLowerP50 = merged.Quantile(0.50)
 	b.AtLowerP99 = merged.Quantile(0.99)

@@ -191,7 +191,7 @@ func (s *search) record(rate float64, d time.Duration, phase Phase, st Settle, o
 	t := Trial{N: len(s.trials) + 1, Phase: phase, Offered: rate, Duration: d, Achieved: o.Achieved, Records: o.Records, Settle: st,
 		HostStealPct: o.HostStealPct, HostStealRead: o.HostStealRead,
 		HostDiskWriteWaitMs: o.HostDiskWriteWaitMs, HostDiskWritten: o.HostDiskWritten, HostDiskRead: o.HostDiskRead,
-		HostDirtyAtStart: o.HostDirtyAtStart, HostDirtyRead: o.HostDirtyRead, outcome: o}
+		HostDirtyAtStart: o.HostDirtyAtStart, HostDirtyRead: o.HostDirtyRead, CPU: o.CPU, outcome: o}
 	if o.Acked > 0 && o.Achieved > 0 {
 		t.MiBPerSec = o.Achieved * float64(o.Bytes) / float64(o.Acked) / (1 << 20)
 	}

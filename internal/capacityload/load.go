@@ -106,7 +106,10 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (capaci
 	o.HostDirtyAtStart, o.HostDirtyRead = dirty0, dirtyErr == nil
 	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
 		o.HostStealPct, o.HostStealRead = cpu1.StealPctSince(cpu0)
+		o.CPU.HostBusy, o.CPU.HostBusyCores, o.CPU.HostRead = cpu1.BusySince(cpu0)
+		o.CPU.HostCPUs = cpu1.CPUs
 	}
+	o.CPU.Load = time.Duration(res.CPU.Seconds * float64(time.Second))
 	if disk1, err := metrics.ReadHostDisk("/proc"); diskErr == nil && err == nil {
 		o.HostDiskWriteWaitMs, o.HostDiskWritten, o.HostDiskRead = disk1.WriteWaitSince(disk0)
 	}

@@ -342,3 +342,35 @@ func TestCapacityDiskNoted(t *testing.T) {
 		t.Errorf("stalled trial's line %q, want it to say it was set aside", got)
 	}
 }
+
+// TestCapacityCPUNoted: a failed paced trial's line says what it cost the host's CPUs over
+// its records (1,200,000 records, 18 s busy: 15.0 µs a record; 6 s the load's: 5.0 µs); a
+// passing one and the unthrottled one do not; one that read only the load's says that.
+func TestCapacityCPUNoted(t *testing.T) {
+	slos := []capacity.SLO{{Percentile: 99, Limit: 50 * time.Millisecond}}
+	measured := capacity.CPUUse{HostBusy: 18 * time.Second, HostBusyCores: 1.83, HostCPUs: 2, HostRead: true, Load: 6 * time.Second}
+	trial := func(offered float64, pass bool, c capacity.CPUUse) capacity.Trial {
+		tr := capacity.Trial{N: 1, Phase: capacity.PhaseFinal, Offered: offered, Duration: 10 * time.Second, Achieved: 120000,
+			LossRatio: []float64{0}, Pass: []bool{pass}, Reasons: [][]string{nil}, Records: capacity.Records{Acked: 1_200_000}, CPU: c}
+		if !pass {
+			tr.LossRatio, tr.Reasons = []float64{0.05}, [][]string{{"p99 120.0 ms > 50.0 ms"}}
+		}
+		return tr
+	}
+	for _, tt := range []struct {
+		name  string
+		trial capacity.Trial
+		note  string
+	}{
+		{"failed", trial(120000, false, measured), " [host CPU: 1.8 of 2 cores busy, 15.0 µs a record (5.0 µs of it the load's)]"},
+		{"failed, host not read", trial(120000, false, capacity.CPUUse{Load: 6 * time.Second}), " [load CPU: 5.0 µs a record]"},
+		{"passed", trial(120000, true, measured), ""},
+		{"unthrottled", trial(0, false, measured), ""},
+		{"failed, nothing measured", trial(120000, false, capacity.CPUUse{}), ""},
+	} {
+		line := capacityTrialLine(tt.trial, slos)
+		if got := strings.Contains(line, "CPU:"); got != (tt.note != "") || !strings.Contains(line, tt.note) {
+			t.Errorf("%s: line %q, want note %q", tt.name, line, tt.note)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/prometheus/procfs"
 )
@@ -45,10 +46,12 @@ func readCPUTimes(proc procDir) (cpuTimes, error) {
 	return t, nil
 }
 
-// HostCPU is the host's CPU time so far, from /proc/stat: all of it and the part stolen by
-// the hypervisor, in clock ticks.
+// HostCPU is the host's CPU time so far, from /proc/stat: all of it, the part stolen by the
+// hypervisor and the part its CPUs were busy (neither idle, waiting for I/O nor stolen), in
+// clock ticks, and how many CPUs it has online.
 type HostCPU struct {
-	Total, Steal uint64
+	Total, Steal, Busy uint64
+	CPUs               int
 }
 
 // ReadHostCPU reads the aggregate CPU line of the proc file system mounted at mount.
@@ -74,8 +77,10 @@ func readMounted[T any](mount, file string, read func(procDir) (T, error)) (T, e
 	return v, nil
 }
 
-// host is c's total and stolen time, the part HostCPU exports.
-func (c cpuTimes) host() HostCPU { return HostCPU{Total: c.Total, Steal: c.Steal} }
+// host is the part of c that HostCPU exports.
+func (c cpuTimes) host() HostCPU {
+	return HostCPU{Total: c.Total, Steal: c.Steal, Busy: c.Total - c.Idle - c.IOWait - c.Steal, CPUs: c.CPUs}
+}
 
 // StealPctSince is the share of the host's CPU time stolen between prev and h, in percent:
 // on a virtual machine, how much of the CPUs other machines had. ok is false when no tick
@@ -85,6 +90,19 @@ func (h HostCPU) StealPctSince(prev HostCPU) (pct float64, ok bool) {
 		return 0, false
 	}
 	return float64(h.Steal-prev.Steal) / float64(h.Total-prev.Total) * 100, true
+}
+
+// BusySince is how much CPU time the host's CPUs spent busy between prev and h, all
+// processes together, and how many of its CPUs that kept busy on average. ok is false when
+// no tick passed, the counters went back or the CPUs are not known.
+func (h HostCPU) BusySince(prev HostCPU) (busy time.Duration, cores float64, ok bool) {
+	if h.Total <= prev.Total || h.Busy < prev.Busy || h.CPUs == 0 {
+		return 0, 0, false
+	}
+	d := h.Busy - prev.Busy
+	// Total counts every CPU's ticks, so its growth over the CPUs is the wall time passed.
+	return time.Duration(float64(d) / userHZ * float64(time.Second)),
+		float64(d) / float64(h.Total-prev.Total) * float64(h.CPUs), true
 }
 
 // diskTotals sums /proc/diskstats over whole disks.

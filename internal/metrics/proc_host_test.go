@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // checkRead places a fixture at name in a proc directory, reads it and compares the result,
@@ -185,15 +186,39 @@ func TestStealPctSince(t *testing.T) {
 			t.Errorf("%s: %v %v, want %v %v", tc.name, pct, ok, tc.pct, tc.ok)
 		}
 	}
-	// The fixture's aggregate line: steal is its eighth column, 50 of 9,600 ticks.
+	// The fixture's aggregate line: steal is its eighth column, 50 of 9,600 ticks; busy is
+	// user 1000 + nice 10 + system 300 + irq 0 + softirq 40 (idle 8000, iowait 200 and the
+	// steal left out); two cpuN lines.
 	dir := t.TempDir()
 	writeProc(t, dir, fstest.MapFS{"stat": {Data: readFixture(t, "stat")}})
 	got, err := ReadHostCPU(dir)
-	if err != nil || got != (HostCPU{Total: 9600, Steal: 50}) {
-		t.Errorf("ReadHostCPU: %+v, %v, want 9600 and 50 ticks", got, err)
+	if err != nil || got != (HostCPU{Total: 9600, Steal: 50, Busy: 1350, CPUs: 2}) {
+		t.Errorf("ReadHostCPU: %+v, %v, want 9600, 50 and 1,350 ticks of 2 CPUs", got, err)
 	}
 	if _, err := ReadHostCPU(filepath.Join(dir, "missing")); err == nil {
 		t.Error("ReadHostCPU of a missing directory: no error")
+	}
+}
+
+func TestBusySince(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		prev, cur HostCPU
+		busy      time.Duration
+		cores     float64
+		ok        bool
+	}{
+		// 2,000 ticks over 2 CPUs are 10 s; 1,500 of them busy: 15 s of CPU, 1.5 cores.
+		{"busy", HostCPU{Total: 10000, Busy: 2000, CPUs: 2}, HostCPU{Total: 12000, Busy: 3500, CPUs: 2}, 15 * time.Second, 1.5, true},
+		{"idle", HostCPU{Total: 10000, Busy: 2000, CPUs: 4}, HostCPU{Total: 10400, Busy: 2000, CPUs: 4}, 0, 0, true},
+		{"no tick passed", HostCPU{Total: 10000, CPUs: 2}, HostCPU{Total: 10000, CPUs: 2}, 0, 0, false},
+		{"counters went back", HostCPU{Total: 10000, Busy: 2000, CPUs: 2}, HostCPU{Total: 11000, Busy: 1900, CPUs: 2}, 0, 0, false},
+		{"CPUs unknown", HostCPU{Total: 10000}, HostCPU{Total: 11000, Busy: 100}, 0, 0, false},
+	} {
+		busy, cores, ok := tc.cur.BusySince(tc.prev)
+		if busy != tc.busy || cores != tc.cores || ok != tc.ok {
+			t.Errorf("%s: %v %v %v, want %v %v %v", tc.name, busy, cores, ok, tc.busy, tc.cores, tc.ok)
+		}
 	}
 }
 

@@ -84,6 +84,9 @@ type CapacityBracket struct {
 	AtLowerP99Ms  float64    `json:"at_lower_p99_ms"`
 	AtLowerP999Ms float64    `json:"at_lower_p999_ms"`
 	SpreadMs      [2]float64 `json:"spread_ms"`
+	// AtLowerCPU is what the trials at Lower cost in CPU time together (see CapacityCPU);
+	// absent where none was measured.
+	AtLowerCPU *CapacityCPU `json:"at_lower_cpu,omitempty"`
 }
 
 // CapacityTrial is one trial: an open-loop run at one offered rate after its warm-up.
@@ -141,6 +144,25 @@ type CapacityTrial struct {
 	// or more at a rate where it, or a higher one, had held under that: a freeze, not the
 	// rate. It is not counted, and its rate was tried again (once a rate, twice a search).
 	Stalled bool `json:"stalled,omitempty"`
+	// CPU is what the trial cost in CPU time, warm-up and drain included; absent where
+	// nothing was measured.
+	CPU *CapacityCPU `json:"cpu,omitempty"`
+}
+
+// CapacityCPU is what trials cost in CPU time over the records they acknowledged. Where the
+// brokers run on the searching host (an embedded cluster), its host share is the cluster's
+// and the load's together, and its busy cores how close to the host's CPUs the rate ran.
+type CapacityCPU struct {
+	// HostBusyCores is how many of the searching host's HostCPUs were busy on average
+	// (/proc/stat: every process, neither idle, waiting for I/O nor stolen), and
+	// HostUsPerRecord that busy CPU time in microseconds per record acknowledged; both
+	// absent where /proc/stat could not be read.
+	HostBusyCores   *float64 `json:"host_busy_cores,omitempty"`
+	HostCPUs        int      `json:"host_cpus,omitempty"`
+	HostUsPerRecord *float64 `json:"host_us_per_record,omitempty"`
+	// LoadUsPerRecord is the load clients' own CPU time (getrusage: kbench's process, or the
+	// agents' together) in microseconds per record acknowledged; absent when not measured.
+	LoadUsPerRecord *float64 `json:"load_us_per_record,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

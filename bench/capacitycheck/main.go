@@ -213,7 +213,7 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 		}
 		fmt.Println()
 	}
-	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s | host CPU at the lower end: a record, busy |")
+	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s | host CPUs busy at the lower end (the load's) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var lowers []float64
 	var removals []string
@@ -613,14 +613,14 @@ func stealText(c *results.Capacity, below, above run) string {
 	return fmt.Sprintf("%.1f%%, %.1f%%; %.1f%%; %.1f%%", sum/secs, most, below.steal, above.steal)
 }
 
-// cpuText is what a record cost this host's CPUs at b's lower end, and how many of them were
-// busy: the brokers and the load together, as both run here.
+// cpuText is how many of this host's CPUs were busy at b's lower end, the brokers and the
+// load together as both run here, and how many the load kept busy itself.
 func cpuText(b results.CapacityBracket) string {
 	c := b.AtLowerCPU
-	if c == nil || c.HostUsPerRecord == nil || c.HostBusyCores == nil {
+	if c == nil || c.HostBusyCores == nil || c.LoadCores == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f µs, %.2f of %d cores", *c.HostUsPerRecord, *c.HostBusyCores, c.HostCPUs)
+	return fmt.Sprintf("%.2f of %d (%.2f)", *c.HostBusyCores, c.HostCPUs, *c.LoadCores)
 }
 
 // hostSpeed is how fast this host hashes 64 MiB with SHA-256 on one core, in MB/s, the best

@@ -226,10 +226,9 @@ type Bracket struct {
 	// lowest and highest of the SLO's percentile across those trials.
 	AtLowerP50, AtLowerP99, AtLowerP999 time.Duration
 	Spread                              [2]time.Duration
-	// AtLowerCPU is what the trials at Lower cost in CPU time together, and AtLowerRecords
-	// the records they acknowledged (see CPUUse): how much CPU a record took at the answer.
-	AtLowerCPU     CPUUse
-	AtLowerRecords int64
+	// AtLowerCPU is what the trials at Lower used of the CPUs together (see CPUUse): how
+	// busy the host was at the answer.
+	AtLowerCPU CPUUse
 }
 
 // Result is a whole search.

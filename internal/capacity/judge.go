@@ -55,29 +55,46 @@ type Outcome struct {
 	CPU CPUUse
 }
 
-// CPUUse is what a trial cost in CPU time, warm-up and drain included: the host's as a
-// whole and the load clients' own. Where the brokers run on the same host (an embedded
-// cluster), the host's share is the cluster's and the load's together, and its busy cores
-// say how close to the host's CPUs the rate ran: the load competes with the brokers there.
+// CPUUse is what a trial used of the CPUs over Wall, its warm-up and drain included: this
+// host's as a whole and the load clients' own. Where the brokers run on the same host (an
+// embedded cluster), the host's share is the cluster's and the load's together, and its busy
+// cores say how close to the host's CPUs the rate ran: the load competes with the brokers
+// for them there.
 type CPUUse struct {
+	// Wall is the time the readings cover (0: none).
+	Wall time.Duration
 	// HostBusy is the CPU time this host's CPUs were busy (every process; neither idle,
-	// waiting for I/O nor stolen), and HostBusyCores how many of its HostCPUs that kept busy
-	// on average, when HostRead.
-	HostBusy      time.Duration
-	HostBusyCores float64
-	HostCPUs      int
-	HostRead      bool
+	// waiting for I/O nor stolen), of its HostCPUs, when HostRead.
+	HostBusy time.Duration
+	HostCPUs int
+	HostRead bool
 	// Load is the load clients' own CPU time (this process's, or the agents' together); 0
-	// when not measured.
-	Load time.Duration
+	// when not measured. LoadElsewhere says the load ran on other hosts (agents), so that
+	// Load is not part of HostBusy.
+	Load          time.Duration
+	LoadElsewhere bool
 }
 
-// PerRecord is d spread over records, or 0 when there were none.
-func PerRecord(d time.Duration, records int64) time.Duration {
-	if records <= 0 {
+// HostBusyCores is how many of the host's CPUs were busy on average (0: not read).
+func (c CPUUse) HostBusyCores() float64 {
+	if !c.HostRead || c.Wall <= 0 {
 		return 0
 	}
-	return d / time.Duration(records)
+	return c.HostBusy.Seconds() / c.Wall.Seconds()
+}
+
+// LoadCores is how many CPUs the load clients kept busy on average (0: not measured).
+func (c CPUUse) LoadCores() float64 {
+	if c.Wall <= 0 {
+		return 0
+	}
+	return c.Load.Seconds() / c.Wall.Seconds()
+}
+
+// add is c and o over their walls together.
+func (c CPUUse) add(o CPUUse) CPUUse {
+	return CPUUse{Wall: c.Wall + o.Wall, HostBusy: c.HostBusy + o.HostBusy, HostCPUs: max(c.HostCPUs, o.HostCPUs),
+		HostRead: c.HostRead && o.HostRead, Load: c.Load + o.Load, LoadElsewhere: c.LoadElsewhere || o.LoadElsewhere}
 }
 
 // The thresholds of a passing trial besides latency.

@@ -22,7 +22,7 @@ func (r *Result) Record() *results.Capacity {
 			Converged: b.Converged, Confirmed: b.Confirmed, Note: b.Note, Undecided: b.Undecided, Irregular: b.Irregular, Consistent: b.Consistent, Overlap: b.Overlap,
 			AtLowerP50Ms: msf(b.AtLowerP50), AtLowerP99Ms: msf(b.AtLowerP99), AtLowerP999Ms: msf(b.AtLowerP999),
 			SpreadMs:   [2]float64{msf(b.Spread[0]), msf(b.Spread[1])},
-			AtLowerCPU: b.AtLowerCPU.record(b.AtLowerRecords),
+			AtLowerCPU: b.AtLowerCPU.record(),
 		})
 	}
 	for _, t := range r.Trials {
@@ -39,7 +39,7 @@ func (r *Result) Record() *results.Capacity {
 			dirty = &mib
 		}
 		out.Trials = append(out.Trials, results.CapacityTrial{
-			CPU:          t.CPU.record(t.Records.Acked),
+			CPU:          t.CPU.record(),
 			HostStealPct: steal, Disturbed: t.Disturbed, Stalled: t.Stalled, HostDiskWriteWaitMs: diskWait, HostDiskWrittenMiB: diskWritten, HostDirtyAtStartMiB: dirty,
 			N: t.N, Phase: string(t.Phase), Offered: t.Offered, DurationS: t.Duration.Seconds(), Achieved: t.Achieved,
 			MiBPerSec: t.MiBPerSec, P50Ms: msf(t.P50), P99Ms: msf(t.P99), P999Ms: msf(t.P999),
@@ -57,22 +57,19 @@ func (r *Result) Record() *results.Capacity {
 // msf is d in milliseconds.
 func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// record is c over records as a run directory keeps it, or nil when nothing was measured.
-func (c CPUUse) record(records int64) *results.CapacityCPU {
-	if records <= 0 || (!c.HostRead && c.Load <= 0) {
+// record is c as a run directory keeps it, or nil when nothing was measured.
+func (c CPUUse) record() *results.CapacityCPU {
+	if c.Wall <= 0 || (!c.HostRead && c.Load <= 0) {
 		return nil
-	}
-	us := func(d time.Duration) *float64 {
-		v := float64(PerRecord(d, records)) / float64(time.Microsecond)
-		return &v
 	}
 	out := &results.CapacityCPU{}
 	if c.HostRead {
-		cores := c.HostBusyCores
-		out.HostBusyCores, out.HostCPUs, out.HostUsPerRecord = &cores, c.HostCPUs, us(c.HostBusy)
+		cores := c.HostBusyCores()
+		out.HostBusyCores, out.HostCPUs = &cores, c.HostCPUs
 	}
 	if c.Load > 0 {
-		out.LoadUsPerRecord = us(c.Load)
+		cores := c.LoadCores()
+		out.LoadCores, out.LoadElsewhere = &cores, c.LoadElsewhere
 	}
 	return out
 }

@@ -37,31 +37,31 @@ func TestRecord(t *testing.T) {
 	}
 }
 
-// TestRecordCPU writes a trial's CPU over its records: 6 s of busy host CPU over 400,000
-// records is 15 µs a record, 2 s of the load's 5 µs; a trial that measured nothing has none,
-// and one that read only the load's has only that.
+// TestRecordCPU writes a trial's CPU in cores: 60 s of busy host CPU over 40 s of wall time
+// is 1.5 cores, 20 s of the load's 0.5; a trial that measured nothing has none, and one that
+// read only the load's (on agents) has only that, marked as elsewhere.
 func TestRecordCPU(t *testing.T) {
 	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}}.withDefaults()
-	measured := CPUUse{HostBusy: 6 * time.Second, HostBusyCores: 1.5, HostCPUs: 2, HostRead: true, Load: 2 * time.Second}
+	measured := CPUUse{Wall: 40 * time.Second, HostBusy: 60 * time.Second, HostCPUs: 2, HostRead: true, Load: 20 * time.Second}
 	res := &Result{Config: cfg,
 		Brackets: []Bracket{{SLO: cfg.SLOs[0], Goal: cfg.goal(cfg.SLOs[0]), Lower: 100, Upper: 104,
-			AtLowerCPU: CPUUse{HostBusy: 12 * time.Second, HostBusyCores: 1.6, HostCPUs: 2, HostRead: true, Load: 4 * time.Second}, AtLowerRecords: 800_000}}}
-	for _, c := range []CPUUse{measured, {}, {Load: 2 * time.Second}} {
-		res.Trials = append(res.Trials, Trial{Offered: 100, Records: Records{Acked: 400_000}, CPU: c, Pass: []bool{true}, LossRatio: []float64{0}, Reasons: [][]string{nil}})
+			AtLowerCPU: CPUUse{Wall: 100 * time.Second, HostBusy: 160 * time.Second, HostCPUs: 2, HostRead: true, Load: 60 * time.Second}}}}
+	for _, c := range []CPUUse{measured, {}, {Wall: 40 * time.Second, Load: 20 * time.Second, LoadElsewhere: true}} {
+		res.Trials = append(res.Trials, Trial{Offered: 100, CPU: c, Pass: []bool{true}, LossRatio: []float64{0}, Reasons: [][]string{nil}})
 	}
 	out := res.Record()
 	got := out.Trials[0].CPU
 	if got == nil || got.HostBusyCores == nil || *got.HostBusyCores != 1.5 || got.HostCPUs != 2 ||
-		got.HostUsPerRecord == nil || *got.HostUsPerRecord != 15 || got.LoadUsPerRecord == nil || *got.LoadUsPerRecord != 5 {
+		got.LoadCores == nil || *got.LoadCores != 0.5 || got.LoadElsewhere {
 		t.Errorf("measured trial's CPU = %+v", got)
 	}
 	if out.Trials[1].CPU != nil {
 		t.Errorf("unmeasured trial's CPU = %+v, want none", out.Trials[1].CPU)
 	}
-	if got := out.Trials[2].CPU; got == nil || got.HostUsPerRecord != nil || got.LoadUsPerRecord == nil || *got.LoadUsPerRecord != 5 {
+	if got := out.Trials[2].CPU; got == nil || got.HostBusyCores != nil || got.LoadCores == nil || *got.LoadCores != 0.5 || !got.LoadElsewhere {
 		t.Errorf("load-only trial's CPU = %+v", got)
 	}
-	if b := out.Brackets[0].AtLowerCPU; b == nil || *b.HostUsPerRecord != 15 || *b.LoadUsPerRecord != 5 || *b.HostBusyCores != 1.6 {
+	if b := out.Brackets[0].AtLowerCPU; b == nil || *b.HostBusyCores != 1.6 || *b.LoadCores != 0.6 {
 		t.Errorf("bracket's CPU = %+v", b)
 	}
 }

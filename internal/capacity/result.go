@@ -176,25 +176,18 @@ func rates(rs []float64) string {
 }
 
 // atLower sets b's percentiles from the trials at its lower end merged, the spread of its
-// SLO's percentile across them, and what they cost in CPU together.
+// SLO's percentile across them, and what they used of the CPUs together.
 func (s *search) atLower(b *Bracket) {
 	merged := metrics.NewHistogram()
 	first := true
-	cpu, wall := CPUUse{HostRead: true}, 0.0 // wall: the seconds the host's share covers
+	cpu := CPUUse{HostRead: true}
 	for _, t := range s.trials {
 		if t.Offered != b.Lower || t.outcome.Latency == nil || t.setAside() {
 			continue
 		}
-		b.AtLowerRecords += t.Records.Acked
-		cpu.Load += t.CPU.Load
-		// The host's share only when every trial at the rate read it, so that it and the
-		// records it is spread over cover the same trials.
-		cpu.HostRead = cpu.HostRead && t.CPU.HostRead
-		cpu.HostBusy += t.CPU.HostBusy
-		cpu.HostCPUs = t.CPU.HostCPUs
-		if t.CPU.HostBusyCores > 0 {
-			wall += t.CPU.HostBusy.Seconds() / t.CPU.HostBusyCores
-		}
+		// The host's share only when every trial at the rate read it, so that it covers
+		// the whole wall time.
+		cpu = cpu.add(t.CPU)
 		merged.Merge(t.outcome.Latency)
 		v := t.outcome.Latency.Quantile(b.SLO.Percentile / 100)
 		if first || v < b.Spread[0] {
@@ -205,14 +198,10 @@ func (s *search) atLower(b *Bracket) {
 		}
 		first = false
 	}
-	if cpu.HostRead && wall > 0 {
-		// The busy CPU time together over the wall time together: each trial weighted by
-		// its length.
-		cpu.HostBusyCores = cpu.HostBusy.Seconds() / wall
-	} else {
-		cpu.HostRead, cpu.HostBusy, cpu.HostBusyCores = false, 0, 0
-	}
-	if b.AtLowerRecords > 0 {
+	if cpu.Wall > 0 {
+		if !cpu.HostRead {
+			cpu.HostBusy = 0
+		}
 		b.AtLowerCPU = cpu
 	}
 	b.AtLowerP50 = merged.Quantile(0.50)

@@ -22,6 +22,8 @@ type Load struct {
 	producers load.Driver
 	probes    load.Driver
 	warmup    time.Duration
+	// elsewhere: the producers run on other hosts (agents), and the probes here.
+	elsewhere bool
 	// acked counts every record acknowledged so far; cons, when asked, are the consumers,
 	// whose distinct records read are compared with it.
 	acked int64
@@ -37,10 +39,13 @@ const catchUp = 2 * time.Second
 // end of the log. Each trial is warmup plus its measured length. The caller must Close it,
 // which closes both drivers.
 func Start(ctx context.Context, d, probes load.Driver, pcfg load.ProducerConfig, consumers int, group string, warmup time.Duration) (*Load, error) {
+	// Probes of their own are what a load on other hosts (agents) has; a load on this host
+	// carries its probes itself.
+	elsewhere := probes != nil
 	if probes == nil {
 		probes = d
 	}
-	l := &Load{producers: d, probes: probes, warmup: warmup}
+	l := &Load{producers: d, probes: probes, warmup: warmup, elsewhere: elsewhere}
 	if consumers <= 0 {
 		return l, nil
 	}
@@ -106,10 +111,11 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (capaci
 	o.HostDirtyAtStart, o.HostDirtyRead = dirty0, dirtyErr == nil
 	if cpu1, err := metrics.ReadHostCPU("/proc"); cpuErr == nil && err == nil {
 		o.HostStealPct, o.HostStealRead = cpu1.StealPctSince(cpu0)
-		o.CPU.HostBusy, o.CPU.HostBusyCores, o.CPU.HostRead = cpu1.BusySince(cpu0)
+		o.CPU.HostBusy, o.CPU.HostRead = cpu1.BusySince(cpu0)
 		o.CPU.HostCPUs = cpu1.CPUs
 	}
-	o.CPU.Load = time.Duration(res.CPU.Seconds * float64(time.Second))
+	o.CPU.Wall = time.Since(start)
+	o.CPU.Load, o.CPU.LoadElsewhere = time.Duration(res.CPU.Seconds*float64(time.Second)), l.elsewhere
 	if disk1, err := metrics.ReadHostDisk("/proc"); diskErr == nil && err == nil {
 		o.HostDiskWriteWaitMs, o.HostDiskWritten, o.HostDiskRead = disk1.WriteWaitSince(disk0)
 	}

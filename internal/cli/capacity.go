@@ -312,7 +312,7 @@ func printCapacity(w io.Writer, res *capacity.Result) {
 			if msText(b.Spread[0]) == msText(b.Spread[1]) {
 				spread = fmt.Sprintf("%s %s in every trial at it", b.SLO.Name(), msText(b.Spread[0])) // one trial, mostly
 			}
-			if c := cpuText(b.AtLowerCPU, b.AtLowerRecords); c != "" {
+			if c := cpuText(b.AtLowerCPU); c != "" {
 				conditional += "; " + c
 			}
 			fmt.Fprintf(w, "  at %s records/s: p50 %s, p99 %s, p99.9 %s; %s; %s\n",

@@ -343,15 +343,16 @@ func TestCapacityDiskNoted(t *testing.T) {
 	}
 }
 
-// TestCapacityCPUNoted: a failed paced trial's line says what it cost the host's CPUs over
-// its records (1,200,000 records, 18 s busy: 15.0 µs a record; 6 s the load's: 5.0 µs); a
-// passing one and the unthrottled one do not; one that read only the load's says that.
+// TestCapacityCPUNoted: a failed paced trial's line says how many of the host's CPUs were
+// busy (18 s over 10 s: 1.8 cores; the load's 6 s: 0.6); a passing one and the unthrottled
+// one do not; one that read only the load's says that, and a load on agents is said apart
+// from the host's share.
 func TestCapacityCPUNoted(t *testing.T) {
 	slos := []capacity.SLO{{Percentile: 99, Limit: 50 * time.Millisecond}}
-	measured := capacity.CPUUse{HostBusy: 18 * time.Second, HostBusyCores: 1.83, HostCPUs: 2, HostRead: true, Load: 6 * time.Second}
+	measured := capacity.CPUUse{Wall: 10 * time.Second, HostBusy: 18 * time.Second, HostCPUs: 2, HostRead: true, Load: 6 * time.Second}
 	trial := func(offered float64, pass bool, c capacity.CPUUse) capacity.Trial {
 		tr := capacity.Trial{N: 1, Phase: capacity.PhaseFinal, Offered: offered, Duration: 10 * time.Second, Achieved: 120000,
-			LossRatio: []float64{0}, Pass: []bool{pass}, Reasons: [][]string{nil}, Records: capacity.Records{Acked: 1_200_000}, CPU: c}
+			LossRatio: []float64{0}, Pass: []bool{pass}, Reasons: [][]string{nil}, CPU: c}
 		if !pass {
 			tr.LossRatio, tr.Reasons = []float64{0.05}, [][]string{{"p99 120.0 ms > 50.0 ms"}}
 		}
@@ -362,14 +363,16 @@ func TestCapacityCPUNoted(t *testing.T) {
 		trial capacity.Trial
 		note  string
 	}{
-		{"failed", trial(120000, false, measured), " [host CPU: 1.8 of 2 cores busy, 15.0 µs a record (5.0 µs of it the load's)]"},
-		{"failed, host not read", trial(120000, false, capacity.CPUUse{Load: 6 * time.Second}), " [load CPU: 5.0 µs a record]"},
+		{"failed", trial(120000, false, measured), " [host CPU: 1.8 of 2 cores busy, 0.6 of them the load's]"},
+		{"failed, host not read", trial(120000, false, capacity.CPUUse{Wall: 10 * time.Second, Load: 6 * time.Second}), " [the load's CPU: 0.6 cores]"},
+		{"failed, load on agents", trial(120000, false, capacity.CPUUse{Wall: 10 * time.Second, HostBusy: 12 * time.Second, HostCPUs: 2, HostRead: true, Load: 6 * time.Second, LoadElsewhere: true}),
+			" [host CPU: 1.2 of 2 cores busy; the load's agents: 0.6 cores]"},
 		{"passed", trial(120000, true, measured), ""},
 		{"unthrottled", trial(0, false, measured), ""},
 		{"failed, nothing measured", trial(120000, false, capacity.CPUUse{}), ""},
 	} {
 		line := capacityTrialLine(tt.trial, slos)
-		if got := strings.Contains(line, "CPU:"); got != (tt.note != "") || !strings.Contains(line, tt.note) {
+		if got := strings.Contains(line, "cores"); got != (tt.note != "") || !strings.Contains(line, tt.note) {
 			t.Errorf("%s: line %q, want note %q", tt.name, line, tt.note)
 		}
 	}

@@ -67,7 +67,7 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 		line += "]"
 	}
 	if t.Offered > 0 && slices.Contains(t.Pass, false) {
-		if c := cpuText(t.CPU, t.Records.Acked); c != "" {
+		if c := cpuText(t.CPU); c != "" {
 			line += " [" + c + "]"
 		}
 	}
@@ -81,24 +81,21 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 	return line
 }
 
-// cpuText is what trials cost in CPU time over the records they acknowledged, or "" when
-// nothing was measured:
+// cpuText is what trials used of the CPUs, or "" when nothing was measured:
 //
-//	host CPU: 1.8 of 2 cores busy, 14.9 µs a record (4.6 µs of it the load's)
-func cpuText(c capacity.CPUUse, records int64) string {
-	if records <= 0 {
-		return ""
-	}
-	us := func(d time.Duration) string {
-		return fmt.Sprintf("%.1f µs", float64(capacity.PerRecord(d, records))/float64(time.Microsecond))
-	}
+//	host CPU: 1.8 of 2 cores busy, 0.6 of them the load's
+func cpuText(c capacity.CPUUse) string {
 	switch {
+	case c.Wall <= 0:
+		return ""
+	case c.HostRead && c.Load > 0 && !c.LoadElsewhere:
+		return fmt.Sprintf("host CPU: %.1f of %d cores busy, %.1f of them the load's", c.HostBusyCores(), c.HostCPUs, c.LoadCores())
 	case c.HostRead && c.Load > 0:
-		return fmt.Sprintf("host CPU: %.1f of %d cores busy, %s a record (%s of it the load's)", c.HostBusyCores, c.HostCPUs, us(c.HostBusy), us(c.Load))
+		return fmt.Sprintf("host CPU: %.1f of %d cores busy; the load's agents: %.1f cores", c.HostBusyCores(), c.HostCPUs, c.LoadCores())
 	case c.HostRead:
-		return fmt.Sprintf("host CPU: %.1f of %d cores busy, %s a record", c.HostBusyCores, c.HostCPUs, us(c.HostBusy))
+		return fmt.Sprintf("host CPU: %.1f of %d cores busy", c.HostBusyCores(), c.HostCPUs)
 	case c.Load > 0:
-		return "load CPU: " + us(c.Load) + " a record"
+		return fmt.Sprintf("the load's CPU: %.1f cores", c.LoadCores())
 	}
 	return ""
 }

@@ -93,16 +93,12 @@ func (h HostCPU) StealPctSince(prev HostCPU) (pct float64, ok bool) {
 }
 
 // BusySince is how much CPU time the host's CPUs spent busy between prev and h, all
-// processes together, and how many of its CPUs that kept busy on average. ok is false when
-// no tick passed, the counters went back or the CPUs are not known.
-func (h HostCPU) BusySince(prev HostCPU) (busy time.Duration, cores float64, ok bool) {
-	if h.Total <= prev.Total || h.Busy < prev.Busy || h.CPUs == 0 {
-		return 0, 0, false
+// processes together. ok is false when no tick passed or the counters went back.
+func (h HostCPU) BusySince(prev HostCPU) (busy time.Duration, ok bool) {
+	if h.Total <= prev.Total || h.Busy < prev.Busy {
+		return 0, false
 	}
-	d := h.Busy - prev.Busy
-	// Total counts every CPU's ticks, so its growth over the CPUs is the wall time passed.
-	return time.Duration(float64(d) / userHZ * float64(time.Second)),
-		float64(d) / float64(h.Total-prev.Total) * float64(h.CPUs), true
+	return time.Duration(float64(h.Busy-prev.Busy) / userHZ * float64(time.Second)), true
 }
 
 // diskTotals sums /proc/diskstats over whole disks.

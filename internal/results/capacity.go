@@ -84,7 +84,7 @@ type CapacityBracket struct {
 	AtLowerP99Ms  float64    `json:"at_lower_p99_ms"`
 	AtLowerP999Ms float64    `json:"at_lower_p999_ms"`
 	SpreadMs      [2]float64 `json:"spread_ms"`
-	// AtLowerCPU is what the trials at Lower cost in CPU time together (see CapacityCPU);
+	// AtLowerCPU is what the trials at Lower used of the CPUs together (see CapacityCPU);
 	// absent where none was measured.
 	AtLowerCPU *CapacityCPU `json:"at_lower_cpu,omitempty"`
 }
@@ -144,25 +144,25 @@ type CapacityTrial struct {
 	// or more at a rate where it, or a higher one, had held under that: a freeze, not the
 	// rate. It is not counted, and its rate was tried again (once a rate, twice a search).
 	Stalled bool `json:"stalled,omitempty"`
-	// CPU is what the trial cost in CPU time, warm-up and drain included; absent where
+	// CPU is what the trial used of the CPUs, warm-up and drain included; absent where
 	// nothing was measured.
 	CPU *CapacityCPU `json:"cpu,omitempty"`
 }
 
-// CapacityCPU is what trials cost in CPU time over the records they acknowledged. Where the
+// CapacityCPU is what trials used of the CPUs, in cores kept busy on average. Where the
 // brokers run on the searching host (an embedded cluster), its host share is the cluster's
-// and the load's together, and its busy cores how close to the host's CPUs the rate ran.
+// and the load's together: how close to the host's CPUs the rate ran.
 type CapacityCPU struct {
 	// HostBusyCores is how many of the searching host's HostCPUs were busy on average
-	// (/proc/stat: every process, neither idle, waiting for I/O nor stolen), and
-	// HostUsPerRecord that busy CPU time in microseconds per record acknowledged; both
-	// absent where /proc/stat could not be read.
-	HostBusyCores   *float64 `json:"host_busy_cores,omitempty"`
-	HostCPUs        int      `json:"host_cpus,omitempty"`
-	HostUsPerRecord *float64 `json:"host_us_per_record,omitempty"`
-	// LoadUsPerRecord is the load clients' own CPU time (getrusage: kbench's process, or the
-	// agents' together) in microseconds per record acknowledged; absent when not measured.
-	LoadUsPerRecord *float64 `json:"load_us_per_record,omitempty"`
+	// (/proc/stat: every process; idle, I/O wait and steal left out); absent where
+	// /proc/stat could not be read.
+	HostBusyCores *float64 `json:"host_busy_cores,omitempty"`
+	HostCPUs      int      `json:"host_cpus,omitempty"`
+	// LoadCores is how many CPUs the load clients kept busy (getrusage: kbench's process,
+	// or the agents' together); absent when not measured. LoadElsewhere is true when the
+	// load ran on other hosts (agents): then it is not part of the host's share.
+	LoadCores     *float64 `json:"load_cores,omitempty"`
+	LoadElsewhere bool     `json:"load_elsewhere,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

@@ -77,9 +77,12 @@ func readMounted[T any](mount, file string, read func(procDir) (T, error)) (T, e
 	return v, nil
 }
 
+// busy is the time c's CPUs were neither idle, waiting for I/O nor stolen.
+func (c cpuTimes) busy() uint64 { return c.Total - c.Idle - c.IOWait - c.Steal }
+
 // host is the part of c that HostCPU exports.
 func (c cpuTimes) host() HostCPU {
-	return HostCPU{Total: c.Total, Steal: c.Steal, Busy: c.Total - c.Idle - c.IOWait - c.Steal, CPUs: c.CPUs}
+	return HostCPU{Total: c.Total, Steal: c.Steal, Busy: c.busy(), CPUs: c.CPUs}
 }
 
 // StealPctSince is the share of the host's CPU time stolen between prev and h, in percent:

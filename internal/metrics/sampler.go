@@ -437,15 +437,13 @@ func hostFields(prev, cur hostReading, dt float64, r Row) {
 	both := func(part string) bool { return prev.have[part] && cur.have[part] }
 	if both("stat") && cur.cpu.Total > prev.cpu.Total {
 		total := float64(cur.cpu.Total - prev.cpu.Total)
-		idle := float64(cur.cpu.Idle - prev.cpu.Idle)
 		iowait := float64(cur.cpu.IOWait - prev.cpu.IOWait)
 		// Stolen time is neither this machine's work nor idle: it is its own field.
-		steal := 0.0
 		if pct, ok := cur.cpu.host().StealPctSince(prev.cpu.host()); ok {
-			steal = pct
 			r.set(FieldHostCPUStealPct, pct)
 		}
-		r.set(FieldHostCPUBusyPct, (total-idle-iowait)/total*100-steal)
+		// As floats: a counter that went back must not wrap around.
+		r.set(FieldHostCPUBusyPct, (float64(cur.cpu.busy())-float64(prev.cpu.busy()))/total*100)
 		r.set(FieldHostCPUIOWaitPct, iowait/total*100)
 	}
 	if dt > 0 && both("diskstats") {

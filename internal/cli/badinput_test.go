@@ -43,6 +43,7 @@ func TestBadInput(t *testing.T) {
 		says string // a substring of the one line
 	}{
 		{"produce: negative records", produce("--num-records", "-1"), "--num-records -1: must be at least 0"},
+		{"cluster up: negative JIT warm-up", []string{"cluster", "up", "--dir", filepath.Join(dir, "never"), "--jit-warmup", "-1s"}, "--jit-warmup -1s: must be 0s (none) or more"},
 		{"produce: zero record size", produce("--record-size", "0"), "--record-size 0: must be at least 1"},
 		{"produce: negative record size", produce("--record-size", "-5"), "--record-size -5"},
 		{"produce: record above max.request.size", produce("--record-size", "2000000"), "record size 2000000 bytes does not fit max.request.size=1048576"},

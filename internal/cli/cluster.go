@@ -44,11 +44,12 @@ func clusterDir(dir string) (string, error) {
 
 func newClusterUpCommand() *cobra.Command {
 	var (
-		opts     cluster.Options
-		config   []string
-		disk     string
-		link     linkFlags
-		noWarmup bool
+		opts      cluster.Options
+		config    []string
+		disk      string
+		link      linkFlags
+		noWarmup  bool
+		jitWarmup time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -56,8 +57,10 @@ func newClusterUpCommand() *cobra.Command {
 		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
 wait until all are registered and a topic replicated on all of them can be created, then
 warm their JIT with unmeasured load on a topic of kbench's, deleted after: 15 s, and on
-while its rate still climbs, up to 1 min (a cold Kafka runs 2-5x slower at first;
---no-warmup skips it).
+while its rate still climbs, up to --jit-warmup (1 min; a cold Kafka runs 2-5x slower at
+first; --no-warmup skips it). Brokers under a small --broker-cpus quota compile for
+minutes: if the rate still climbs when the bound ends, it says so, and a longer
+--jit-warmup warms them further.
 With --sasl or --tls it adds those listeners and writes a client properties file
 (Java client names) that kbench and Kafka's own tools accept.
 --broker-cpus, --cpuset and --disk put each broker in a cgroup of its own (named with the
@@ -68,6 +71,7 @@ Examples:
   kbench cluster up
   kbench cluster up --brokers 1 --heap 1g
   kbench cluster up --broker-cpus 0.5 --disk write_mib_per_sec=50,write_iops=2000
+  kbench cluster up --broker-cpus 0.3 --jit-warmup 5m
   kbench cluster up --disk tmpfs
   kbench cluster up --sasl scram-sha-512 --tls --config num.network.threads=6
   kbench cluster up --client-rtt 10ms --client-bandwidth 100MiB
@@ -88,6 +92,9 @@ process, stopped with the brokers by kbench cluster down.`,
 			opts.Dir = dir
 			opts.Keep, opts.Detach = true, true // the cluster outlives this command
 			opts.Log = cmd.ErrOrStderr()
+			if jitWarmup < 0 {
+				return fmt.Errorf("--jit-warmup %s: must be 0s (none) or more", jitWarmup)
+			}
 			if opts.BrokerConfig, err = parseKeyValues("--config", config); err != nil {
 				return err
 			}
@@ -116,8 +123,8 @@ process, stopped with the brokers by kbench cluster down.`,
 			if err != nil {
 				return fmt.Errorf("start cluster: %w", err)
 			}
-			if !noWarmup {
-				if err := warmCluster(cmd.Context(), c, cmd.ErrOrStderr()); err != nil {
+			if !noWarmup && jitWarmup > 0 {
+				if err := warmCluster(cmd.Context(), c, jitWarmup, cmd.ErrOrStderr()); err != nil {
 					// The cluster is up and stays up; only the warm-up failed.
 					fmt.Fprintf(cmd.ErrOrStderr(), "kbench: warning: warm-up: %v\n", err)
 				}
@@ -138,7 +145,8 @@ process, stopped with the brokers by kbench cluster down.`,
 	f.Float64Var(&opts.Limits.CPUs, "broker-cpus", 0, "CPU quota of each broker in cores, e.g. 0.5 (a cgroup per broker)")
 	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
 	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
-	f.BoolVar(&noWarmup, "no-warmup", false, "skip the unmeasured load (15 s to 1 min) that warms the new brokers' JIT (a cold Kafka runs 2-5x slower at first)")
+	f.BoolVar(&noWarmup, "no-warmup", false, "skip the unmeasured load (15 s to --jit-warmup) that warms the new brokers' JIT (a cold Kafka runs 2-5x slower at first)")
+	f.DurationVar(&jitWarmup, "jit-warmup", load.MaxClusterWarmup, "longest the warm-up goes on while the rate still climbs (under 15s: a fixed length; 0s: none)")
 	f.StringVar(&opts.Host, "host", "", "bind and advertise the client listeners at this IP address of the machine instead of 127.0.0.1, for clients (agents) on other hosts")
 	link.register(f)
 	return cmd
@@ -329,10 +337,10 @@ func newClusterFetchCommand() *cobra.Command {
 	return cmd
 }
 
-// warmCluster warms a cluster just started (load.WarmCluster, up to load.MaxClusterWarmup)
+// warmCluster warms a cluster just started (load.WarmCluster, up to atMost)
 // through its first listener, on a topic of kbench's: whatever the user measures first then
 // meets a warm JIT, as a study's own clusters do.
-func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
+func warmCluster(ctx context.Context, c *cluster.Cluster, atMost time.Duration, log io.Writer) error {
 	ep := c.Endpoints()[0]
 	admin, err := kafka.OpenAdmin(ep.Bootstrap, ep.Properties, "warm-up")
 	if err != nil {
@@ -354,5 +362,5 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, log io.Writer) error {
 			_, err := owned.DeleteTopic(dctx, admin, topic)
 			return err
 		},
-	}, load.MaxClusterWarmup, "--no-warmup skips it", log)
+	}, atMost, "--no-warmup skips it", log)
 }

@@ -13,6 +13,8 @@ func TestWarmedString(t *testing.T) {
 		{Warmed{Took: 45 * time.Second, Rates: []float64{5624.4, 9810, 54325.6}},
 			"warm after 45s: 5,624, 9,810, 54,326 records/s in its 5 s slices"},
 		{Warmed{Took: 15 * time.Second, Rates: []float64{812}}, "warm after 15s: 812 records/s in its 5 s slices"},
+		{Warmed{Took: 15 * time.Second, Rates: []float64{1300, 2505, 11923}, Climbing: true},
+			"still warming when its 15s ended: 1,300, 2,505, 11,923 records/s in its 5 s slices, still climbing: what is measured first meets a colder cluster"},
 	} {
 		if got := tc.w.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.w, got, tc.want)
@@ -33,6 +35,29 @@ func TestWarmRule(t *testing.T) {
 	} {
 		if got := WarmRule(tc.atMost); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.atMost, got, tc.want)
+		}
+	}
+}
+
+// A warm-up still climbs when one of its last two slices beats every earlier one by more
+// than 10%; rates recorded here.
+func TestStillClimbing(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		rates []float64
+		want  bool
+	}{
+		// Three brokers at 0.3 core each, a minute: 11,923 is 62.5% above the best before.
+		{"quota'd brokers", []float64{1300, 2505, 2820, 3509, 4442, 5595, 5625, 6753, 7335, 10161, 11923, 7892}, true},
+		// 59,577 is 64.9% above 36,124; 53,392 beats nothing: the last but one still climbs.
+		{"climbing a slice before the end", []float64{17270, 28180, 36124, 59577, 53392}, true},
+		// 55,100 is 9.7% above 50,222: not more than 10%.
+		{"levelled", []float64{5406, 31000, 50222, 48000, 55100}, false},
+		{"one slice cannot tell", []float64{812}, false},
+		{"two slices cannot tell", []float64{812, 5000}, false},
+	} {
+		if got := stillClimbing(tc.rates); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

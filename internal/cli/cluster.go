@@ -348,10 +348,15 @@ func warmCluster(ctx context.Context, c *cluster.Cluster, atMost time.Duration, 
 	}
 	defer admin.Close()
 	owned := kafka.NewOwned(kafka.Prefix)
+	var pids []int
+	for _, b := range c.Brokers() {
+		pids = append(pids, b.PID)
+	}
 	return load.WarmCluster(ctx, load.WarmTarget{
 		Bootstrap: ep.Bootstrap,
 		Props:     ep.Properties,
 		Brokers:   len(c.Brokers()),
+		PIDs:      pids,
 		Topic:     fmt.Sprintf("%sjit-warmup-%d", kafka.Prefix, time.Now().UnixNano()),
 		Create: func(ctx context.Context, topic string, partitions, replicas int) error {
 			return owned.CreateTopic(ctx, admin, topic, int32(partitions), int16(replicas), nil)

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,29 +23,45 @@ func TestWarmCluster(t *testing.T) {
 	if err := warmCluster(context.Background(), testCluster, time.Minute, &log); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), "warming up the cluster's JIT for 15s, and on while one of its last two 5 s slices beat every earlier one by more than 10%, up to 1m0s (unmeasured; --no-warmup skips it)") {
+	if !strings.Contains(log.String(), "warming up the cluster's JIT for 15s, and on while one of its last two 5 s slices beat every earlier one by more than 10% or the brokers' JIT compilers used more than 0.1 cores in the last, up to 1m0s (unmeasured; --no-warmup skips it)") {
 		t.Errorf("log %q does not say it warms up", log.String())
 	}
 	// "warm after 25s: 17,270, 28,180, 36,124, 59,577, 53,392 records/s in its 5 s slices",
 	// or "still warming when its 1m0s ended: ..." on a host too busy to finish within the
 	// bound: one rate per 5 s slice, 3 to 12 of them.
 	var took time.Duration
-	var rates string
+	var rates, jit string
 	for line := range strings.SplitSeq(log.String(), "\n") {
 		after, ok := strings.CutPrefix(line, "warm after ")
 		if !ok {
 			after, ok = strings.CutPrefix(line, "still warming when its ")
-			after = strings.Replace(after, " ended: ", ": ", 1)
+			if d, rest, found := strings.Cut(after, " ended ("); found {
+				_, line, _ := strings.Cut(rest, "): ")
+				after = d + ": " + line
+			}
 		}
 		if ok {
 			d, rest, _ := strings.Cut(after, ": ")
 			took, _ = time.ParseDuration(d)
 			rates, _, _ = strings.Cut(rest, " records/s")
+			_, jit, _ = strings.Cut(rest, "the brokers' JIT compilers used ")
+			jit, _, _ = strings.Cut(jit, " cores in them")
 		}
 	}
 	n := len(strings.Split(rates, ", "))
 	if rates == "" || took < 15*time.Second || took > time.Minute || time.Duration(n)*5*time.Second != took {
 		t.Errorf("log %q: want a warm-up of 15 s to 1 min with one rate per 5 s slice", log.String())
+	}
+	// The brokers run on this host: their compilers' CPU is read for every slice, at most
+	// the host's CPUs (with a margin for the readings' timing).
+	cores := strings.Split(jit, ", ")
+	if len(cores) != n {
+		t.Errorf("log %q: want the JIT compilers' cores for each of the %d slices", log.String(), n)
+	}
+	for _, c := range cores {
+		if v, err := strconv.ParseFloat(c, 64); err != nil || v < 0 || v > 1.1*float64(runtime.NumCPU()) {
+			t.Errorf("JIT compilers' cores %q: want 0 to the host's %d CPUs", c, runtime.NumCPU())
+		}
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {

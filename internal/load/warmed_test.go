@@ -14,7 +14,13 @@ func TestWarmedString(t *testing.T) {
 			"warm after 45s: 5,624, 9,810, 54,326 records/s in its 5 s slices"},
 		{Warmed{Took: 15 * time.Second, Rates: []float64{812}}, "warm after 15s: 812 records/s in its 5 s slices"},
 		{Warmed{Took: 15 * time.Second, Rates: []float64{1300, 2505, 11923}, Climbing: true},
-			"still warming when its 15s ended: 1,300, 2,505, 11,923 records/s in its 5 s slices, still climbing: what is measured first meets a colder cluster"},
+			"still warming when its 15s ended (its rate still climbing): 1,300, 2,505, 11,923 records/s in its 5 s slices; what is measured first meets a colder cluster"},
+		{Warmed{Took: 10 * time.Second, Rates: []float64{40000, 52000}, JITCores: []float64{0.8125, 0.131}},
+			"warm after 10s: 40,000, 52,000 records/s in its 5 s slices; the brokers' JIT compilers used 0.81, 0.13 cores in them"},
+		{Warmed{Took: 10 * time.Second, Rates: []float64{5403, 5511}, JITCores: []float64{0.3, 0.25}, Compiling: true},
+			"still warming when its 10s ended (the brokers' JIT compilers still busy): 5,403, 5,511 records/s in its 5 s slices; the brokers' JIT compilers used 0.30, 0.25 cores in them; what is measured first meets a colder cluster"},
+		{Warmed{Took: 10 * time.Second, Rates: []float64{1000, 5000}, JITCores: []float64{0.3, 0.25}, Climbing: true, Compiling: true},
+			"still warming when its 10s ended (its rate still climbing, the brokers' JIT compilers still busy): 1,000, 5,000 records/s in its 5 s slices; the brokers' JIT compilers used 0.30, 0.25 cores in them; what is measured first meets a colder cluster"},
 	} {
 		if got := tc.w.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.w, got, tc.want)
@@ -29,7 +35,7 @@ func TestWarmRule(t *testing.T) {
 		atMost time.Duration
 		want   string
 	}{
-		{time.Minute, "15s, and on while one of its last two 5 s slices beat every earlier one by more than 10%, up to 1m0s"},
+		{time.Minute, "15s, and on while one of its last two 5 s slices beat every earlier one by more than 10% or the brokers' JIT compilers used more than 0.1 cores in the last, up to 1m0s"},
 		{15 * time.Second, "15s"},
 		{5 * time.Second, "5s"},
 	} {
@@ -58,6 +64,23 @@ func TestStillClimbing(t *testing.T) {
 	} {
 		if got := stillClimbing(tc.rates); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The compilers are busy above a tenth of a core in the last slice, not in any earlier one.
+func TestCompiling(t *testing.T) {
+	for _, tc := range []struct {
+		jit  []float64
+		want bool
+	}{
+		{[]float64{1.71, 1.56, 0.17}, true},
+		{[]float64{1.71, 0.36, 0.10}, false}, // at the threshold, not above it
+		{[]float64{0.01}, false},
+		{nil, false}, // not read: nothing to go on
+	} {
+		if got := compiling(tc.jit); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.jit, got, tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/numfmt"
 	"github.com/kbench/kbench/internal/stats"
 )
@@ -35,39 +36,72 @@ const (
 type Warmed struct {
 	Took  time.Duration
 	Rates []float64
-	// Climbing is true when its bound ended it while the rate still climbed by the rule
-	// (stats.Warming): brokers under a CPU quota compile for minutes (three at 0.3 core
-	// climbed from 1,300 to 11,923 records/s in a minute, and a search right after reached
-	// 68,380 unthrottled), and what is measured first then meets a colder cluster.
-	Climbing bool
+	// JITCores is the CPU the brokers' JIT compiler threads used in each slice, summed over
+	// the brokers, in cores; nil when their processes could not be read (not on this host).
+	JITCores []float64
+	// Climbing and Compiling say why a warm-up its bound ended was not warm yet: the rate
+	// still climbed by the rule (stats.Warming), or the compilers still used more than
+	// jitBusy in the last slice. Brokers under a CPU quota compile for minutes while the
+	// quota holds the warm-up's rate flat (three at 0.3 core: a plateau at 5,511 records/s
+	// after 35 s, and a search right after climbed from 14,799 to 89,381 unthrottled).
+	Climbing, Compiling bool
 }
 
 // String says it in one line: "warm after 45s: 5,624, 9,810, ... records/s in its 5 s
-// slices", or, when the bound came first, "still warming when its 1m0s ended: ...".
+// slices[; the brokers' JIT compilers used ... cores in them]", or, when the bound came
+// first, "still warming when its 1m0s ended (...): ...".
 func (w Warmed) String() string {
 	parts := make([]string, len(w.Rates))
 	for i, r := range w.Rates {
 		parts[i] = numfmt.Whole(r)
 	}
 	rates := fmt.Sprintf("%s records/s in its %d s slices", strings.Join(parts, ", "), int(warmSlice.Seconds()))
+	if len(w.JITCores) > 0 {
+		jit := make([]string, len(w.JITCores))
+		for i, c := range w.JITCores {
+			jit[i] = fmt.Sprintf("%.2f", c)
+		}
+		rates += fmt.Sprintf("; the brokers' JIT compilers used %s cores in them", strings.Join(jit, ", "))
+	}
+	var why []string
 	if w.Climbing {
-		return fmt.Sprintf("still warming when its %s ended: %s, still climbing: what is measured first meets a colder cluster", w.Took, rates)
+		why = append(why, "its rate still climbing")
+	}
+	if w.Compiling {
+		why = append(why, "the brokers' JIT compilers still busy")
+	}
+	if len(why) > 0 {
+		return fmt.Sprintf("still warming when its %s ended (%s): %s; what is measured first meets a colder cluster", w.Took, strings.Join(why, ", "), rates)
 	}
 	return fmt.Sprintf("warm after %s: %s", w.Took, rates)
 }
 
+// jitBusy is the compilers' CPU, summed over the brokers, above which a warm-up goes on:
+// three brokers without a quota ended their warm-up's climb with the compilers at 0.17-0.40
+// cores; through two capacity searches right after (19 minutes in 5 s samples), once the
+// first trial had compiled its paths, they used a median 0.01, above 0.1 in 2 of 228.
+const jitBusy = 0.1
+
+// compiling reports whether the last slice's compilers used more than jitBusy.
+func compiling(jitCores []float64) bool {
+	return len(jitCores) > 0 && jitCores[len(jitCores)-1] > jitBusy
+}
+
 // WarmUp produces 1 KiB records unthrottled with acks=all to topic, measuring nothing but
 // its own rate: for atLeast, then on while the rate still climbs (stats.Warming, slices of
-// 5 s, patience 2), up to atMost. The caller creates the topic (replicated, a few
-// partitions per broker) and deletes it after. props are the connection's client
-// properties.
-func WarmUp(ctx context.Context, bootstrap string, props map[string]string, topic string, atLeast, atMost time.Duration) (Warmed, error) {
+// 5 s, patience 2) or the brokers' JIT compilers are busy (jitBusy), up to atMost. The
+// caller creates the topic (replicated, a few partitions per broker) and deletes it after.
+// props are the connection's client properties; pids are the brokers' processes when they
+// run on this host (else nil), whose JIT compiler threads' CPU each slice records.
+func WarmUp(ctx context.Context, bootstrap string, props map[string]string, topic string, atLeast, atMost time.Duration, pids []int) (Warmed, error) {
 	p := map[string]string{"acks": "all", "linger.ms": "5"}
 	for k, v := range props {
 		p[k] = v
 	}
 	var w Warmed
-	for w.Took < atLeast || (w.Took < atMost && stats.Warming(w.Rates, warmClimb, warmPatience)) {
+	jit, readJIT := brokersJIT(pids)
+	read := time.Now()
+	for w.Took < atLeast || (w.Took < atMost && (stats.Warming(w.Rates, warmClimb, warmPatience) || compiling(w.JITCores))) {
 		d := min(warmSlice, max(atLeast, atMost)-w.Took)
 		res, err := Produce(ctx, ProducerConfig{Bootstrap: bootstrap, Topic: topic, Properties: p,
 			Producers: 1, RecordSize: 1024, Duration: d, Keys: KeysNone}, nil)
@@ -76,9 +110,34 @@ func WarmUp(ctx context.Context, bootstrap string, props map[string]string, topi
 		}
 		w.Took += d
 		w.Rates = append(w.Rates, res.Total.RecordsPerSec)
+		if readJIT {
+			// Over the time between the readings, not the slice's d: a slice's producer
+			// also starts and drains.
+			var now time.Duration
+			if now, readJIT = brokersJIT(pids); readJIT {
+				w.JITCores = append(w.JITCores, (now-jit).Seconds()/time.Since(read).Seconds())
+				jit, read = now, time.Now()
+			} else {
+				w.JITCores = nil
+			}
+		}
 	}
-	w.Climbing = stillClimbing(w.Rates)
+	w.Climbing, w.Compiling = stillClimbing(w.Rates), compiling(w.JITCores)
 	return w, nil
+}
+
+// brokersJIT returns the CPU time the JIT compiler threads of the processes pids have used
+// together; false when there are none or one could not be read.
+func brokersJIT(pids []int) (time.Duration, bool) {
+	var total time.Duration
+	for _, pid := range pids {
+		d, err := metrics.JITCPU("/proc", pid)
+		if err != nil {
+			return 0, false
+		}
+		total += d
+	}
+	return total, len(pids) > 0
 }
 
 // stillClimbing reports whether a warm-up's slices still climb by its rule. Fewer slices
@@ -90,8 +149,8 @@ func stillClimbing(rates []float64) bool {
 // WarmRule says how long a warm-up bounded by atMost runs, as WarmCluster runs it.
 func WarmRule(atMost time.Duration) string {
 	if atLeast := min(ClusterWarmup, atMost); atLeast < atMost {
-		return fmt.Sprintf("%s, and on while one of its last two %d s slices beat every earlier one by more than %.0f%%, up to %s",
-			atLeast, int(warmSlice.Seconds()), warmClimb*100, atMost)
+		return fmt.Sprintf("%s, and on while one of its last two %d s slices beat every earlier one by more than %.0f%% or the brokers' JIT compilers used more than %.1f cores in the last, up to %s",
+			atLeast, int(warmSlice.Seconds()), warmClimb*100, jitBusy, atMost)
 	}
 	return atMost.String()
 }
@@ -103,9 +162,11 @@ type WarmTarget struct {
 	Bootstrap string
 	Props     map[string]string
 	Brokers   int
-	Topic     string
-	Create    func(ctx context.Context, topic string, partitions, replicas int) error
-	Delete    func(ctx context.Context, topic string) error
+	// PIDs are the brokers' processes when they run on this host (else nil).
+	PIDs   []int
+	Topic  string
+	Create func(ctx context.Context, topic string, partitions, replicas int) error
+	Delete func(ctx context.Context, topic string) error
 }
 
 // WarmCluster puts unmeasured load on a cluster just started, as WarmRule(atMost) says, on a
@@ -117,7 +178,7 @@ func WarmCluster(ctx context.Context, t WarmTarget, atMost time.Duration, skip s
 	if err := t.Create(ctx, t.Topic, 3*t.Brokers, min(3, t.Brokers)); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
-	warmed, err := WarmUp(ctx, t.Bootstrap, t.Props, t.Topic, min(ClusterWarmup, atMost), atMost)
+	warmed, err := WarmUp(ctx, t.Bootstrap, t.Props, t.Topic, min(ClusterWarmup, atMost), atMost, t.PIDs)
 	if err == nil {
 		fmt.Fprintln(log, warmed)
 	}

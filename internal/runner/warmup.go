@@ -18,10 +18,17 @@ func (r *runner) warmCluster(ctx context.Context) error {
 		fmt.Fprintln(r.opts.Log, "no JIT warm-up of the new cluster (cluster.jit_warmup: 0s)")
 		return nil
 	}
+	var pids []int
+	for _, b := range r.target.brokers {
+		if b.PID > 0 {
+			pids = append(pids, b.PID)
+		}
+	}
 	return load.WarmCluster(ctx, load.WarmTarget{
 		Bootstrap: r.target.bootstrap,
 		Props:     clientProps(r.target.endpoint, nil),
 		Brokers:   len(r.target.brokers),
+		PIDs:      pids,
 		Topic:     r.prefix + "-jit-warmup",
 		Create: func(ctx context.Context, topic string, partitions, replicas int) error {
 			return r.createTopic(ctx, topic, partitions, replicas, nil)

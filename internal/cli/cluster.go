@@ -57,10 +57,10 @@ func newClusterUpCommand() *cobra.Command {
 		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
 wait until all are registered and a topic replicated on all of them can be created, then
 warm their JIT with unmeasured load on a topic of kbench's, deleted after: 15 s, and on
-while its rate still climbs, up to --jit-warmup (1 min; a cold Kafka runs 2-5x slower at
-first; --no-warmup skips it). Brokers under a small --broker-cpus quota compile for
-minutes: if the rate still climbs when the bound ends, it says so, and a longer
---jit-warmup warms them further.
+while its rate still climbs or the brokers' JIT compiler threads use more than 0.1 cores,
+up to --jit-warmup (1 min; a cold Kafka runs 2-5x slower at first; --no-warmup skips it).
+Brokers under a small --broker-cpus quota compile for minutes: when the bound ends first it
+says so and why, and a longer --jit-warmup warms them further.
 With --sasl or --tls it adds those listeners and writes a client properties file
 (Java client names) that kbench and Kafka's own tools accept.
 --broker-cpus, --cpuset and --disk put each broker in a cgroup of its own (named with the
@@ -146,7 +146,7 @@ process, stopped with the brokers by kbench cluster down.`,
 	f.StringVar(&opts.Limits.Cpuset, "cpuset", "", "pin each broker to these CPUs, e.g. 1 or 0-1 (a cgroup per broker)")
 	f.StringVar(&disk, "disk", "", "disk class: tmpfs, or write_mib_per_sec=N,write_iops=N,read_mib_per_sec=N,read_iops=N")
 	f.BoolVar(&noWarmup, "no-warmup", false, "skip the unmeasured load (15 s to --jit-warmup) that warms the new brokers' JIT (a cold Kafka runs 2-5x slower at first)")
-	f.DurationVar(&jitWarmup, "jit-warmup", load.MaxClusterWarmup, "longest the warm-up goes on while the rate still climbs (under 15s: a fixed length; 0s: none)")
+	f.DurationVar(&jitWarmup, "jit-warmup", load.MaxClusterWarmup, "longest the warm-up goes on while the rate still climbs or the brokers' JIT compilers are busy (under 15s: a fixed length; 0s: none)")
 	f.StringVar(&opts.Host, "host", "", "bind and advertise the client listeners at this IP address of the machine instead of 127.0.0.1, for clients (agents) on other hosts")
 	link.register(f)
 	return cmd

@@ -112,10 +112,11 @@ func WarmUp(ctx context.Context, bootstrap string, props map[string]string, topi
 		w.Rates = append(w.Rates, res.Total.RecordsPerSec)
 		if readJIT {
 			// Over the time between the readings, not the slice's d: a slice's producer
-			// also starts and drains.
+			// also starts and drains. A compiler thread that exited took its time with
+			// it (metrics.JITCPU): a negative difference is none.
 			var now time.Duration
 			if now, readJIT = brokersJIT(pids); readJIT {
-				w.JITCores = append(w.JITCores, (now-jit).Seconds()/time.Since(read).Seconds())
+				w.JITCores = append(w.JITCores, max(0, (now-jit).Seconds()/time.Since(read).Seconds()))
 				jit, read = now, time.Now()
 			} else {
 				w.JITCores = nil

@@ -14,8 +14,10 @@ var jitThreads = []string{"C1 CompilerThre", "C2 CompilerThre"}
 // from /proc/<pid>/task (proc is the mount, "/proc"). Their CPU says whether a broker is
 // still compiling its hot paths, which its throughput cannot say when a CPU quota holds it
 // at a plateau: three brokers at 0.3 core were still compiling for 4-12% of the wall time
-// 26 minutes after they started. A thread that ends between the listing and its read is
-// skipped: its time is lost to the next reading too, so the difference stays a floor.
+// 26 minutes after they started. A compiler thread that exits (HotSpot stops idle ones)
+// takes its time with it, so a difference between two readings can fall below zero: the
+// caller counts that as none. A thread that ends between the listing and its read is
+// skipped.
 func JITCPU(proc string, pid int) (time.Duration, error) {
 	fs, err := openProc(proc)
 	if err != nil {

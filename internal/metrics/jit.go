@@ -39,7 +39,7 @@ func JITCPU(proc string, pid int) (time.Duration, error) {
 		}
 		ticks += uint64(st.UTime) + uint64(st.STime)
 	}
-	return time.Duration(float64(ticks) / userHZ * float64(time.Second)), nil
+	return ticksDuration(ticks), nil
 }
 
 func isJITThread(comm string) bool {

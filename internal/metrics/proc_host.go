@@ -101,7 +101,7 @@ func (h HostCPU) BusySince(prev HostCPU) (busy time.Duration, ok bool) {
 	if h.Total <= prev.Total || h.Busy < prev.Busy {
 		return 0, false
 	}
-	return time.Duration(float64(h.Busy-prev.Busy) / userHZ * float64(time.Second)), true
+	return ticksDuration(h.Busy - prev.Busy), true
 }
 
 // diskTotals sums /proc/diskstats over whole disks.

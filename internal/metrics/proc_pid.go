@@ -5,6 +5,7 @@ package metrics
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/prometheus/procfs"
 	"github.com/prometheus/procfs/blockdevice"
@@ -14,6 +15,11 @@ import (
 // sysconf(_SC_CLK_TCK), which the Linux kernel fixes at 100 (USER_HZ) for user space on every
 // architecture Go supports, whatever the kernel's internal HZ.
 const userHZ = 100
+
+// ticksDuration is a count of clock ticks (1/userHZ s) as a duration.
+func ticksDuration(ticks uint64) time.Duration {
+	return time.Duration(float64(ticks) / userHZ * float64(time.Second))
+}
 
 // procStat is what the sampler uses from /proc/<pid>/stat (proc(5)).
 type procStat struct {

@@ -137,7 +137,7 @@ process, stopped with the brokers by kbench cluster down.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.Brokers, "brokers", 3, "number of brokers")
 	f.StringVar(&opts.Dir, "dir", "", "cluster directory (default ~/.cache/kbench/cluster)")
-	f.StringVar(&opts.Heap, "heap", "512m", "Java heap of each broker")
+	f.StringVar(&opts.Heap, "heap", cluster.DefaultHeap, "Java heap of each broker")
 	f.StringVar(&opts.SASL, "sasl", "", "add a SASL listener: scram-sha-512, scram-sha-256 or plain")
 	f.BoolVar(&opts.TLS, "tls", false, "add a TLS listener (and make the SASL listener SASL_SSL)")
 	f.StringVar(&opts.KafkaVersion, "kafka-version", cluster.DefaultKafkaVersion, "Apache Kafka version (jars from Maven Central; KAFKA_HOME overrides)")

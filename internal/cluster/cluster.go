@@ -25,13 +25,20 @@ import (
 )
 
 // Options configure an embedded cluster.
+// DefaultHeap is each broker's Java heap unless told otherwise: Kafka's own
+// (kafka-server-start.sh's -Xmx1G -Xms1G). At 512m, three brokers at 0.3 core each ran G1's
+// concurrent marking 2-8 times in every minute of 65,000 records/s (their old generation
+// near the 35% that starts a cycle) and one held its eden at G1's minimum; at 1g none ran
+// one after start-up (docs/capacity.md, "Brokers under a CPU quota").
+const DefaultHeap = "1g"
+
 type Options struct {
 	// Brokers is the number of brokers, overriding the default 3.
 	Brokers int
 	// Dir holds the cluster's configs, data and logs. Empty means a new temporary directory.
 	// A directory that holds anything but a kbench cluster is refused.
 	Dir string
-	// Heap is each broker's Java heap (-Xmx and -Xms), overriding the default 512m.
+	// Heap is each broker's Java heap (-Xmx and -Xms), overriding DefaultHeap.
 	Heap string
 	// SASL adds a SASL listener with this mechanism: scram-sha-512, scram-sha-256 or plain.
 	SASL string
@@ -321,7 +328,7 @@ func (o *Options) validate() error {
 		return fmt.Errorf("brokers %d: want 1 to 32", o.Brokers)
 	}
 	if o.Heap == "" {
-		o.Heap = "512m"
+		o.Heap = DefaultHeap
 	}
 	if !heapPattern.MatchString(o.Heap) {
 		return fmt.Errorf("heap %q: want a Java size such as 512m or 2g", o.Heap)

@@ -44,7 +44,7 @@ func TestOptionsValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.opts.validate()
 			if tt.wantErr == "" {
-				if err != nil || tt.opts.Brokers != 3 || tt.opts.Heap != "512m" {
+				if err != nil || tt.opts.Brokers != 3 || tt.opts.Heap != "1g" {
 					t.Fatalf("validate: %v, brokers %d heap %s", err, tt.opts.Brokers, tt.opts.Heap)
 				}
 				return

@@ -13,7 +13,7 @@ func ExamplePlan_Describe() {
 	}
 	// Output:
 	// study quick: Quick demo: batch size and acks on a 3-broker cluster
-	// cluster: embedded, 3 brokers, Kafka 4.4.0, heap 512m
+	// cluster: embedded, 3 brokers, Kafka 4.4.0, heap 1g
 	// each scenario: fresh topic, warm-up 2s (discarded), measured window, cool-down 1s; 3 repeats
 	//
 	// 4 scenarios:

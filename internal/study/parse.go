@@ -20,7 +20,7 @@ const (
 	DefaultCooldown     = 2 * time.Second
 	DefaultBrokers      = 3
 	DefaultKafkaVersion = "4.4.0"
-	DefaultHeap         = "512m"
+	DefaultHeap         = "1g" // cluster.DefaultHeap, Kafka's own
 	// DefaultJITWarmup bounds an embedded cluster's warm-up: a cold cluster on this 2-core
 	// host climbed for 35-55 s under unthrottled load (5,406 to 50,222 records/s in 5 s
 	// slices), throttled load no sooner.

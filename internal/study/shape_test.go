@@ -38,14 +38,14 @@ scenarios:
 		partitions int // 2 x brokers
 		replicas   int // default 3, capped at the scenario's brokers
 	}{
-		{"brokers=1,kafka_version=3.9.1", Shape{Brokers: 1, KafkaVersion: "3.9.1", Heap: "512m"}, 2, 1},
-		{"brokers=1,kafka_version=4.1.1", Shape{Brokers: 1, KafkaVersion: "4.1.1", Heap: "512m"}, 2, 1},
-		{"brokers=6,kafka_version=3.9.1", Shape{Brokers: 6, KafkaVersion: "3.9.1", Heap: "512m"}, 12, 3},
-		{"brokers=6,kafka_version=4.1.1", Shape{Brokers: 6, KafkaVersion: "4.1.1", Heap: "512m"}, 12, 3},
+		{"brokers=1,kafka_version=3.9.1", Shape{Brokers: 1, KafkaVersion: "3.9.1", Heap: "1g"}, 2, 1},
+		{"brokers=1,kafka_version=4.1.1", Shape{Brokers: 1, KafkaVersion: "4.1.1", Heap: "1g"}, 2, 1},
+		{"brokers=6,kafka_version=3.9.1", Shape{Brokers: 6, KafkaVersion: "3.9.1", Heap: "1g"}, 12, 3},
+		{"brokers=6,kafka_version=4.1.1", Shape{Brokers: 6, KafkaVersion: "4.1.1", Heap: "1g"}, 12, 3},
 		// 150 MiB/s = 157,286,400 B/s; 350 MiB/s = 367,001,600 B/s.
-		{"disk=high-io", Shape{Brokers: 3, KafkaVersion: "4.4.0", Heap: "512m",
+		{"disk=high-io", Shape{Brokers: 3, KafkaVersion: "4.4.0", Heap: "1g",
 			Limits: flavor.Limits{Disk: flavor.Disk{WriteBPS: 157286400}}}, 6, 3},
-		{"disk=ultra-high-io,broker_cpus=0.5", Shape{Brokers: 3, KafkaVersion: "4.4.0", Heap: "512m",
+		{"disk=ultra-high-io,broker_cpus=0.5", Shape{Brokers: 3, KafkaVersion: "4.4.0", Heap: "1g",
 			Limits: flavor.Limits{CPUs: 0.5, Disk: flavor.Disk{WriteBPS: 367001600, WriteIOPS: 50000}}}, 6, 3},
 	}
 	if len(plan.Scenarios) != len(want) {
@@ -115,8 +115,8 @@ matrix: {brokers: [1, 3], acks: ["1", all]}
 	}
 	for _, want := range []string{
 		"2 cluster groups",
-		"group 1: 1 broker, Kafka 4.4.0, heap 512m; scenarios 1 2; estimate 1m52s",
-		"group 2: 3 brokers, Kafka 4.4.0, heap 512m; scenarios 3 4; estimate 1m52s",
+		"group 1: 1 broker, Kafka 4.4.0, heap 1g; scenarios 1 2; estimate 1m52s",
+		"group 2: 3 brokers, Kafka 4.4.0, heap 1g; scenarios 3 4; estimate 1m52s",
 		"estimated duration: 3m49s (8 scenario runs, 2 clusters started, warmed and stopped 2m45s)",
 	} {
 		if !strings.Contains(b.String(), want) {

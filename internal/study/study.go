@@ -73,7 +73,7 @@ type Cluster struct {
 	SASL string
 	// TLS enables the embedded cluster's TLS listener, which the clients then use.
 	TLS bool
-	// Heap is each embedded broker's JVM heap (default "512m").
+	// Heap is each embedded broker's JVM heap (default DefaultHeap).
 	Heap string
 	// Limits are each embedded broker's CPU quota (broker_cpus), CPU pinning (cpuset) and
 	// disk class (disk), through a cgroup per broker.

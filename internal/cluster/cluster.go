@@ -24,14 +24,14 @@ import (
 	"github.com/kbench/kbench/internal/zones"
 )
 
-// Options configure an embedded cluster.
 // DefaultHeap is each broker's Java heap unless told otherwise: Kafka's own
-// (kafka-server-start.sh's -Xmx1G -Xms1G). At 512m, three brokers at 0.3 core each ran G1's
-// concurrent marking 2-8 times in every minute of 65,000 records/s (their old generation
-// near the 35% that starts a cycle) and one held its eden at G1's minimum; at 1g none ran
-// one after start-up (docs/capacity.md, "Brokers under a CPU quota").
+// (kafka-server-start.sh's -Xmx1G -Xms1G). At 512m, under 65,000 records/s on three brokers
+// at 0.3 core each, two brokers' old generations sat at the 35% of the heap where G1 starts
+// concurrent marking and ran 2-8 cycles in most minutes; at 1g none ran one after start-up
+// (docs/capacity.md, "With the compiler rule, and the brokers' heap").
 const DefaultHeap = "1g"
 
+// Options configure an embedded cluster.
 type Options struct {
 	// Brokers is the number of brokers, overriding the default 3.
 	Brokers int

@@ -27,7 +27,7 @@ import (
 // DefaultHeap is each broker's Java heap unless told otherwise: Kafka's own
 // (kafka-server-start.sh's -Xmx1G -Xms1G). At 512m, under 65,000 records/s on three brokers
 // at 0.3 core each, two brokers' old generations sat at the 35% of the heap where G1 starts
-// concurrent marking and ran 2-8 cycles in most minutes; at 1g none ran one after start-up
+// concurrent marking and ran 1-4 cycles in most minutes; at 1g none ran one after start-up
 // (docs/capacity.md, "With the compiler rule, and the brokers' heap").
 const DefaultHeap = "1g"
 

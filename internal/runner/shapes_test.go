@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kbench/kbench/internal/cluster"
+	"github.com/kbench/kbench/internal/study"
 )
 
 // shapesStudy sweeps brokers (two shapes) and acks: scenarios 0, 1 have 1 broker, 2, 3 have 3.
@@ -82,5 +85,19 @@ func TestRefuseShapesExternal(t *testing.T) {
 	one := parseStudy(t, "name: t-one\ndefaults:\n  topic: {replicas: 1}\nmatrix:\n  acks: [\"1\", all]\n")
 	if err := refuseShapes(Options{Plan: one, External: &External{}}); err != nil {
 		t.Errorf("one shape refused: %v", err)
+	}
+}
+
+// TestStudyDefaultsAreTheClusters: study may not import cluster (docs/architecture.md), so it
+// repeats the embedded cluster's defaults that a plan describes before any cluster starts;
+// the two must not drift apart.
+func TestStudyDefaultsAreTheClusters(t *testing.T) {
+	for _, tt := range []struct{ name, study, cluster string }{
+		{"heap", study.DefaultHeap, cluster.DefaultHeap},
+		{"kafka version", study.DefaultKafkaVersion, cluster.DefaultKafkaVersion},
+	} {
+		if tt.study != tt.cluster {
+			t.Errorf("default %s: study %q, cluster %q", tt.name, tt.study, tt.cluster)
+		}
 	}
 }

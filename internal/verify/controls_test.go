@@ -97,7 +97,7 @@ func TestControlAcks1LeaderKillLoses(t *testing.T) {
 	clustertest.Need(t, testCluster)
 	cfg := controlConfig(t, "", 40*time.Second, "1", 2, 1, false)
 	cfg.Partitions, cfg.Rate = 1, 500
-	res := runControl(t, withStaleFollower(t, &cfg, false))
+	res := runControl(t, withStaleFollower(t, cfg, false))
 	if res.Counts.Lost == 0 {
 		t.Errorf("acks=1 with a leader killed ahead of its follower lost nothing: the checker or the fault is broken (%s)", res.Verdict())
 	}
@@ -112,15 +112,15 @@ func TestControlUncleanElectionLoses(t *testing.T) {
 	clustertest.Need(t, testCluster)
 	cfg := controlConfig(t, "", 50*time.Second, "all", 2, 1, true)
 	cfg.Partitions, cfg.Rate = 1, 500
-	res := runControl(t, withStaleFollower(t, &cfg, true))
+	res := runControl(t, withStaleFollower(t, cfg, true))
 	if res.Counts.Lost == 0 {
 		t.Errorf("unclean election after a stale follower lost nothing: the checker or the fault is broken (%s)", res.Verdict())
 	}
 }
 
-// withStaleFollower gives cfg the truncation recipe as its faults, with a client of its own
-// closed when the test ends.
-func withStaleFollower(t *testing.T, cfg *Config, unclean bool) Config {
+// withStaleFollower returns cfg with the truncation recipe as its faults, with a client of
+// its own closed when the test ends.
+func withStaleFollower(t *testing.T, cfg Config, unclean bool) Config {
 	t.Helper()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(testCluster.Bootstrap(), ",")...))
 	if err != nil {
@@ -128,7 +128,7 @@ func withStaleFollower(t *testing.T, cfg *Config, unclean bool) Config {
 	}
 	t.Cleanup(cl.Close)
 	cfg.Faults = &truncation{t: t, admin: kadm.NewClient(cl), topic: cfg.Topic, unclean: unclean}
-	return *cfg
+	return cfg
 }
 
 // truncation runs the truncation recipe on partition 0 of topic (see

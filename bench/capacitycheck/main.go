@@ -1,6 +1,7 @@
 // Command capacitycheck checks kbench capacity's answers as a user would, on the embedded
 // cluster: for each cluster shape (3 brokers as started by default and 1 broker; on request 3
-// brokers held to half a core each, or 3 or 1 with their log dirs in memory), three searches at
+// brokers held to half a core each, 3 or 1 with their log dirs in memory, or under a CPU quota
+// with their log dirs in memory: 3 brokers at 0.3 core each, 1 at 0.5), three searches at
 // p99 <= 50 ms with the default budget, each on a new topic of one partition per broker, then
 // for each an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet
 // the SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
@@ -66,12 +67,15 @@ var shapes = []shape{
 	// edge is then the brokers' quota rather than what the load and the host leave them.
 	// Their JIT compiles within the quota for minutes, hence the longer warm-up.
 	{"3 brokers at 0.3 core each, log dirs in memory", 3, []string{"--brokers", "3", "--broker-cpus", "0.3", "--jit-warmup", "5m", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	// One broker under a quota: one JVM, no replication, the host's other cores left to the
+	// load and the host.
+	{"1 broker at 0.5 core, log dir in memory", 1, []string{"--brokers", "1", "--broker-cpus", "0.5", "--jit-warmup", "5m", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
 }
 
 func main() {
 	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
 	searches := flag.Int("searches", 3, "searches per shape")
-	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory, 4: 1 broker with its log dir in memory, 5: 3 brokers at 0.3 core with log dirs in memory); default 0,2")
+	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory, 4: 1 broker with its log dir in memory, 5: 3 brokers at 0.3 core with log dirs in memory, 6: 1 broker at 0.5 core with its log dir in memory); default 0,2")
 	extra := flag.String("search-args", "", "extra flags for each search, space-separated (e.g. \"--trial 60s\")")
 	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
 	bootstrap := flag.String("bootstrap", "", "check a running cluster (host:port,...) that kbench did not start, instead of the shapes")
@@ -293,13 +297,17 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 	if hi/lo > 1.10 {
 		failed++
 	}
-	// A search forced out of budget.
+	// A search forced out of budget, on a topic made like the others': one its first record
+	// created would have the cluster's default partitions (one, here), another cluster.
 	budgetTopic := fmt.Sprintf("capcheck-%d-budget", time.Now().Unix())
 	defer func() {
 		if err := deleteTopics(bootstrap, budgetTopic); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}()
+	if err := createTopic(bootstrap, budgetTopic, int32(cl.brokers)); err != nil {
+		return failed, err
+	}
 	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", budgetTopic,
 		"--record-size", "1024", "--slo", "p99=50ms", "--max-duration", "60s")
 	var stdout, stderr bytes.Buffer

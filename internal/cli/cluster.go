@@ -56,9 +56,10 @@ func newClusterUpCommand() *cobra.Command {
 		Short: "Start an embedded Kafka cluster and print how to reach it",
 		Long: `Start N Kafka brokers on 127.0.0.1 (the first three are also the KRaft controllers) and
 wait until all are registered and a topic replicated on all of them can be created, then
-warm their JIT with unmeasured load on a topic of kbench's, deleted after: 15 s, and on
-while its rate still climbs or the brokers' JIT compiler threads use more than 0.1 cores,
-up to --jit-warmup (1 min; a cold Kafka runs 2-5x slower at first; --no-warmup skips it).
+warm their JIT with unmeasured load on two topics of kbench's in turn, replicated and then
+unreplicated, each deleted after: 15 s each, and on while its rate still climbs or the
+brokers' JIT compiler threads use more than 0.1 cores, up to --jit-warmup in all (1 min; a
+cold Kafka runs 2-5x slower at first; --no-warmup skips it).
 Brokers under a small --broker-cpus quota compile for minutes: when the bound ends first it
 says so and why, and a longer --jit-warmup warms them further.
 With --sasl or --tls it adds those listeners and writes a client properties file

@@ -28,14 +28,16 @@ func TestWarmedString(t *testing.T) {
 	}
 }
 
-// The rule a warm-up states follows its bound: the climbing rule above 15 s, a fixed length
-// otherwise.
+// The rule a warm-up states follows its bound: two parts from 30 s (each needs its 15 s), the
+// climbing rule on one above 15 s, a fixed length otherwise.
 func TestWarmRule(t *testing.T) {
 	for _, tc := range []struct {
 		atMost time.Duration
 		want   string
 	}{
-		{time.Minute, "15s, and on while one of its last two 5 s slices beat every earlier one by more than 10% or the brokers' JIT compilers used more than 0.1 cores in the last, up to 1m0s"},
+		{time.Minute, "15s on a replicated topic, then 15s on an unreplicated one, each on while one of its last two 5 s slices beat every earlier one by more than 10% or the brokers' JIT compilers used more than 0.1 cores in the last, up to 1m0s in all"},
+		{30 * time.Second, "15s on a replicated topic, then 15s on an unreplicated one, each on while one of its last two 5 s slices beat every earlier one by more than 10% or the brokers' JIT compilers used more than 0.1 cores in the last, up to 30s in all"},
+		{20 * time.Second, "15s, and on while one of its last two 5 s slices beat every earlier one by more than 10% or the brokers' JIT compilers used more than 0.1 cores in the last, up to 20s"},
 		{15 * time.Second, "15s"},
 		{5 * time.Second, "5s"},
 	} {
@@ -81,6 +83,25 @@ func TestCompiling(t *testing.T) {
 	} {
 		if got := compiling(tc.jit); got != tc.want {
 			t.Errorf("%v: %v, want %v", tc.jit, got, tc.want)
+		}
+	}
+}
+
+// A part's bound leaves each later part its 15 s; the last has what remains.
+func TestPartBound(t *testing.T) {
+	for _, tc := range []struct {
+		atMost, took time.Duration
+		left         int
+		want         time.Duration
+	}{
+		{time.Minute, 0, 1, 45 * time.Second},
+		{time.Minute, 45 * time.Second, 0, 15 * time.Second},
+		{time.Minute, 20 * time.Second, 0, 40 * time.Second},
+		{5 * time.Minute, 0, 1, 4*time.Minute + 45*time.Second},
+		{20 * time.Second, 0, 0, 20 * time.Second},
+	} {
+		if got := partBound(tc.atMost, tc.took, tc.left); got != tc.want {
+			t.Errorf("partBound(%s, %s, %d) = %s, want %s", tc.atMost, tc.took, tc.left, got, tc.want)
 		}
 	}
 }

@@ -154,9 +154,9 @@ func stillClimbing(rates []float64) bool {
 // alone compiled again under the first heavier load on one replica: three new clusters of
 // three brokers at 0.3 core, each warmed 65-75 s on the replicated topic, ran 45,000
 // records/s for 60 s on an unreplicated topic at p99 1,756, 7,397 and 4,198 ms the first
-// time (their compilers at 0.13 cores, a seventh of the quota) and 50-77 ms in two of the
-// three runs after; with 30 s on the unreplicated topic first, the first such run's p99 was
-// 15.0 ms, its compilers at 0.03.
+// time (their compilers at 0.13 cores, a seventh of the quota) and 50-77 ms in six of the
+// nine runs after; with 30 s on the unreplicated topic first, the first such run's p99 was
+// 15.0 ms, its compilers at 0.03 (docs/cluster.md).
 var warmParts = []struct {
 	name      string
 	suffix    string
@@ -168,7 +168,7 @@ var warmParts = []struct {
 }
 
 // twoParts reports whether a warm-up bounded by atMost loads both topics: each part's rule
-// needs ClusterWarmup, so a shorter bound is one fixed-length part on the replicated topic.
+// needs ClusterWarmup, so a shorter bound is one part, on the replicated topic.
 func twoParts(atMost time.Duration) bool { return atMost >= 2*ClusterWarmup }
 
 // WarmRule says how long a warm-up bounded by atMost runs, as WarmCluster runs it.

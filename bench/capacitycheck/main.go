@@ -149,7 +149,9 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		if _, after, ok := strings.Cut(line, "PLAINTEXT"); ok {
 			bootstrap = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after), "bootstrap servers:"))
 		}
-		if strings.HasPrefix(line, "warm") {
+		// The rule's line, and each part's ("replicated topic: warm after ...", or "still
+		// warming when ..." when its bound ended first).
+		if strings.HasPrefix(line, "warm") || strings.Contains(line, "warm after ") || strings.Contains(line, "still warming ") {
 			warmup = append(warmup, line)
 		}
 	}

@@ -161,10 +161,10 @@ var warmParts = []struct {
 	name      string
 	suffix    string
 	perBroker int
-	replicas  func(brokers int) int
+	replicas  int // at most the brokers
 }{
-	{"replicated", "", 3, func(brokers int) int { return min(3, brokers) }},
-	{"unreplicated", "-unreplicated", 1, func(int) int { return 1 }},
+	{"replicated", "", 3, 3},
+	{"unreplicated", "-unreplicated", 1, 1},
 }
 
 // twoParts reports whether a warm-up bounded by atMost loads both topics: each part's rule
@@ -211,7 +211,7 @@ func WarmCluster(ctx context.Context, t WarmTarget, atMost time.Duration, skip s
 	var took time.Duration
 	for i, part := range parts {
 		bound := partBound(atMost, took, len(parts)-1-i)
-		warmed, err := warmPart(ctx, t, t.Topic+part.suffix, part.perBroker*t.Brokers, part.replicas(t.Brokers), min(ClusterWarmup, bound), bound)
+		warmed, err := warmPart(ctx, t, t.Topic+part.suffix, part.perBroker*t.Brokers, min(part.replicas, t.Brokers), min(ClusterWarmup, bound), bound)
 		if err != nil {
 			return err
 		}

@@ -58,7 +58,7 @@ func newClusterUpCommand() *cobra.Command {
 wait until all are registered and a topic replicated on all of them can be created, then
 warm their JIT with unmeasured load on two topics of kbench's in turn, replicated and then
 unreplicated, each deleted after: 15 s each, and on while its rate still climbs or the
-brokers' JIT compiler threads use more than 0.1 cores, up to --jit-warmup in all (1 min; a
+brokers' JIT compiler threads use more than 0.1 cores, up to --jit-warmup in all (3 min; a
 cold Kafka runs 2-5x slower at first; --no-warmup skips it).
 Brokers under a small --broker-cpus quota compile for minutes: when the bound ends first it
 says so and why, and a longer --jit-warmup warms them further.

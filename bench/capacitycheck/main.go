@@ -665,15 +665,16 @@ func pageReporting(path string) string {
 	if err != nil {
 		return "host memory: no free page reporting (" + path + " not read)"
 	}
-	order, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	text := strings.TrimSpace(string(b))
+	order, err := strconv.Atoi(text)
 	if err != nil {
-		return fmt.Sprintf("host memory: free page reporting order %q not understood (%s)", strings.TrimSpace(string(b)), path)
+		return fmt.Sprintf("host memory: free page reporting order %q not understood (%s)", text, path)
 	}
 	if order > maxPageOrder {
 		return fmt.Sprintf("host memory: free page reporting off (order %d, above the largest block)", order)
 	}
-	return fmt.Sprintf("host memory: free page reporting on, blocks of %d KiB: memory freed is touched again through the hypervisor, and in-memory shapes wander between searches (off for a run: echo 11 > %s; put back %d after)",
-		4<<order, path, order)
+	return fmt.Sprintf("host memory: free page reporting on, blocks of %d KiB: memory freed is touched again through the hypervisor, and in-memory shapes wander between searches (off for a run: echo %d > %s; put back %d after)",
+		4<<order, maxPageOrder+1, path, order)
 }
 
 // hostSpeed is how fast this host hashes 64 MiB with SHA-256 on one core, in MB/s, the best

@@ -14,6 +14,7 @@ func TestPageReporting(t *testing.T) {
 		want          string
 	}{
 		{"on in 2 MiB blocks", "9\n", "on, blocks of 2048 KiB"},
+		{"the way off named", "9\n", "echo 11 > "},
 		{"on in 4 MiB blocks", "10\n", "on, blocks of 4096 KiB"},
 		{"off above the largest block", "11\n", "off (order 11"},
 		{"not a number", "x\n", `order "x" not understood`},

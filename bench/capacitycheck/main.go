@@ -23,6 +23,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -100,7 +101,7 @@ func main() {
 			run[i] = true
 		}
 	}
-	fmt.Println(pageReporting(pageReportingOrder))
+	fmt.Println(pageReporting(os.DirFS("/sys")))
 	failed := 0
 	if *bootstrap != "" {
 		n, err := checkRunning(*kbench, *bootstrap, *logDirs, *searches)
@@ -644,37 +645,21 @@ func cpuText(b results.CapacityBracket) string {
 	return fmt.Sprintf("%.2f of %d (%.2f)", *c.HostBusyCores, c.HostCPUs, *c.LoadCores)
 }
 
-// pageReportingOrder is where a virtual machine's kernel says whether it gives the memory it
-// frees back to its host (virtio_balloon's free page reporting), and in blocks of which
-// order: memory so given costs a host fault when touched again, at a price the host's own
-// state sets. A cluster with its log dirs in memory frees and touches its segments' pages
-// all the time; on the host this bench was written on, three in-memory searches with
-// reporting on (order 9, 2 MiB blocks) found lower ends 42.7% apart, and with it off
-// (order 11, above the largest block) 9.6% on that shape and 5.0% on one broker
-// (docs/capacity.md).
-const pageReportingOrder = "/sys/module/page_reporting/parameters/page_reporting_order"
-
-// maxPageOrder is the largest block the kernel's buddy allocator holds (order 10, 4 MiB,
-// on x86-64): reporting in blocks of a larger order never reports.
-const maxPageOrder = 10
-
-// pageReporting says in one line whether this host gives freed memory back to its
-// hypervisor, read from path, and how to turn that off for a run.
-func pageReporting(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "host memory: no free page reporting (" + path + " not read)"
+// pageReporting says in one line whether the host whose file system sys is rooted at /sys
+// gives freed memory back to its hypervisor (results.PageReportingOrderPath: in-memory
+// shapes wander between searches when it does), and how to turn that off for a run.
+func pageReporting(sys fs.FS) string {
+	order, present, err := results.ReadPageReportingOrder(sys)
+	switch {
+	case err != nil:
+		return "host memory: " + err.Error()
+	case !present:
+		return "host memory: no free page reporting"
+	case !results.PageReportingOn(&order):
+		return "host memory: free page reporting " + results.PageReportingText(&order)
 	}
-	text := strings.TrimSpace(string(b))
-	order, err := strconv.Atoi(text)
-	if err != nil {
-		return fmt.Sprintf("host memory: free page reporting order %q not understood (%s)", text, path)
-	}
-	if order > maxPageOrder {
-		return fmt.Sprintf("host memory: free page reporting off (order %d, above the largest block)", order)
-	}
-	return fmt.Sprintf("host memory: free page reporting on, blocks of %d KiB: memory freed is touched again through the hypervisor, and in-memory shapes wander between searches (off for a run: echo %d > %s; put back %d after)",
-		4<<order, maxPageOrder+1, path, order)
+	return fmt.Sprintf("host memory: free page reporting %s: memory freed is touched again through the hypervisor, and in-memory shapes wander between searches (off for a run: echo %d > /sys/%s; put back %d after)",
+		results.PageReportingText(&order), results.MaxPageOrder+1, results.PageReportingOrderPath, order)
 }
 
 // hostSpeed is how fast this host hashes 64 MiB with SHA-256 on one core, in MB/s, the best

@@ -1,33 +1,30 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/kbench/kbench/internal/results"
 )
 
 func TestPageReporting(t *testing.T) {
-	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, content string // content "" means no file
 		want          string
 	}{
-		{"on in 2 MiB blocks", "9\n", "on, blocks of 2048 KiB"},
-		{"the way off named", "9\n", "echo 11 > "},
-		{"on in 4 MiB blocks", "10\n", "on, blocks of 4096 KiB"},
-		{"off above the largest block", "11\n", "off (order 11"},
-		{"not a number", "x\n", `order "x" not understood`},
+		{"on in 2 MiB blocks", "9\n", "free page reporting on, in blocks of 2048 KiB: "},
+		{"the way off named, and back", "9\n", "echo 11 > /sys/module/page_reporting/parameters/page_reporting_order; put back 9 after"},
+		{"off above the largest block", "11\n", "free page reporting off (order 11"},
+		{"not a number", "x\n", `order "x"`},
 		{"no balloon", "", "no free page reporting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			sys := fstest.MapFS{}
 			if tc.content != "" {
-				if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				sys[results.PageReportingOrderPath] = &fstest.MapFile{Data: []byte(tc.content)}
 			}
-			if got := pageReporting(path); !strings.Contains(got, tc.want) {
+			if got := pageReporting(sys); !strings.Contains(got, tc.want) {
 				t.Errorf("pageReporting(%q) = %q, want it to contain %q", tc.content, got, tc.want)
 			}
 		})

@@ -246,6 +246,9 @@ type Result struct {
 	// BaselineRecords are what the idle probes before the first trial wrote, set by the
 	// caller that measured the baseline.
 	BaselineRecords int64
+	// HostPageReportingOrder is the host's free page reporting order, set by the caller
+	// that read it (nil: none; results.Host.PageReportingOrder).
+	HostPageReportingOrder *int
 }
 
 // Done is true when every bracket converged and was confirmed.

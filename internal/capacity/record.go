@@ -13,7 +13,8 @@ func (r *Result) Record() *results.Capacity {
 	out := &results.Capacity{Precision: c.Precision, TrialS: c.Trial.Seconds(), ShortS: c.Short.Seconds(),
 		WarmupS: c.Warmup.Seconds(), MaxTrials: c.MaxTrials, DurationSumS: c.DurationSum.Seconds(),
 		ExceedRatio: c.ExceedRatio, ConfirmS: c.Confirm.Seconds(), MaxDurationS: c.MaxDuration.Seconds(),
-		SpentS: r.Spent.Seconds(), Stopped: r.Stopped, BaselineRecords: r.BaselineRecords}
+		SpentS: r.Spent.Seconds(), Stopped: r.Stopped, BaselineRecords: r.BaselineRecords,
+		HostPageReportingOrder: r.HostPageReportingOrder}
 	for _, b := range r.Brackets {
 		out.Brackets = append(out.Brackets, results.CapacityBracket{
 			SLO:   b.SLO.record(),

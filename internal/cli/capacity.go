@@ -226,6 +226,7 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 		return err
 	}
 	defer closeDriver()
+	pageOrder := hostPageReportingOrder()
 	var done []*capacity.Result
 	for i := 1; i <= cf.searches; i++ {
 		if cf.searches > 1 {
@@ -236,6 +237,7 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 		var res *capacity.Result
 		res, err = searchWithSettle(cmd.Context(), ld, scfg, lines)
 		if res != nil {
+			res.HostPageReportingOrder = pageOrder
 			done = append(done, res)
 			if !cf.jsonOut {
 				printCapacity(out, res)
@@ -321,6 +323,9 @@ func printCapacity(w io.Writer, res *capacity.Result) {
 	}
 	fmt.Fprintf(w, "%d trials in %s of a %v budget\n", len(res.Trials), res.Spent.Round(time.Second), res.Budget)
 	if line := stealLine(res.Trials); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	if line := pageReportingLine(res.HostPageReportingOrder); line != "" {
 		fmt.Fprintln(w, line)
 	}
 }

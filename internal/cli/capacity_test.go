@@ -299,6 +299,24 @@ func TestCapacityStealNoted(t *testing.T) {
 	}
 }
 
+func TestCapacityPageReportingNoted(t *testing.T) {
+	order := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		name  string
+		order *int
+		want  string // "" means no line
+	}{
+		{"no balloon", nil, ""},
+		{"reporting off", order(11), ""},
+		{"reporting on in 2 MiB blocks", order(9), "host: gives the memory it frees back to its hypervisor (free page reporting on, in blocks of 2048 KiB): "},
+	} {
+		got := pageReportingLine(tc.order)
+		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: pageReportingLine = %q, want it to start %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestCapacityDiskNoted: a failed paced trial's line says what the host's disks wrote and
 // how long a write took (and the dirty page cache it began with, when read); a passing one, the unthrottled one and one whose disks were not
 // read do not.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -128,6 +129,26 @@ func stealLine(trials []capacity.Trial) string {
 		line += fmt.Sprintf("; %d failed then, set aside and tried again", disturbed)
 	}
 	return line + "): figures measured then are the host's neighbours' as much as the cluster's"
+}
+
+// hostPageReportingOrder is this host's free page reporting order, nil when it has none or
+// it cannot be read (the answer then says nothing of it).
+func hostPageReportingOrder() *int {
+	order, present, err := results.ReadPageReportingOrder(os.DirFS("/sys"))
+	if !present || err != nil {
+		return nil
+	}
+	return &order
+}
+
+// pageReportingLine says, when the host gave the memory it freed back to its hypervisor,
+// what that can do to the answer; "" otherwise.
+func pageReportingLine(order *int) string {
+	if !results.PageReportingOn(order) {
+		return ""
+	}
+	return "host: gives the memory it frees back to its hypervisor (free page reporting " + results.PageReportingText(order) +
+		"): brokers on this host with their log dirs in memory touch it again through the hypervisor, and their answers can move between searches (docs/capacity.md, \"Memory given back to the hypervisor\")"
 }
 
 // capacityLine is the answer for one SLO:

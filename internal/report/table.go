@@ -441,5 +441,6 @@ func environmentRows(e results.Environment) []KV {
 	}
 	add("Kernel", strings.TrimSpace(h.Kernel+" "+h.Arch))
 	add("Disks", strings.Join(h.Disks, "; "))
+	add("Free page reporting (memory given back to the hypervisor)", results.PageReportingText(h.PageReportingOrder))
 	return kv
 }

@@ -31,6 +31,10 @@ type Capacity struct {
 	// BaselineRecords are what the idle probes before the first trial wrote to the topic;
 	// with each trial's records and settle records, every record the search wrote.
 	BaselineRecords int64 `json:"baseline_records,omitempty"`
+	// HostPageReportingOrder is the free page reporting order of the host kbench ran on
+	// (Host.PageReportingOrder): at MaxPageOrder or below, that host gave the memory it
+	// freed back to its hypervisor during the search.
+	HostPageReportingOrder *int `json:"host_page_reporting_order,omitempty"`
 	// Brackets has one entry per SLO, in increasing order of percentile.
 	Brackets []CapacityBracket `json:"brackets"`
 	Trials   []CapacityTrial   `json:"trials"`

@@ -52,6 +52,10 @@ type Host struct {
 	MemoryBytes int64  `json:"memory_bytes,omitempty"`
 	// Disks lists the block devices, for example "nvme0n1 ssd 512 GiB".
 	Disks []string `json:"disks,omitempty"`
+	// PageReportingOrder is the order of the free blocks a virtual machine's balloon driver
+	// gives back to its hypervisor (free page reporting; above MaxPageOrder: none); nil when
+	// the kernel has no free page reporting.
+	PageReportingOrder *int `json:"page_reporting_order,omitempty"`
 }
 
 // BrokerMetrics lists which brokers the run sampled: those with a metrics endpoint or a

@@ -17,7 +17,7 @@ import (
 //
 // Sources: proc(5) cpuinfo ("model name", one "processor" line per logical CPU), meminfo
 // (MemTotal in kB), sys/kernel/{ostype,osrelease,hostname}; sysfs block/<dev>/size (512-byte
-// sectors) and block/<dev>/queue/rotational.
+// sectors) and block/<dev>/queue/rotational; PageReportingOrderPath.
 func CollectHost(proc, sys fs.FS) (Host, error) {
 	h := Host{OS: runtime.GOOS, Arch: runtime.GOARCH}
 	var missing []string
@@ -43,6 +43,9 @@ func CollectHost(proc, sys fs.FS) (Host, error) {
 	}
 	if sys != nil {
 		h.Disks = blockDevices(sys)
+		if order, present, err := ReadPageReportingOrder(sys); present && err == nil {
+			h.PageReportingOrder = &order
+		}
 	}
 	if len(missing) > 0 {
 		return h, fmt.Errorf("unable to read host facts from /proc: %s", strings.Join(missing, ", "))

@@ -59,9 +59,10 @@ clean:
 # (capacitycheck -h lists them; e.g. SHAPES=3,4 for log dirs in memory, off the host's disk).
 # BOOTSTRAP=host:port,... checks a running cluster of your own instead (LOG_DIRS: its brokers'
 # log dirs, if on this host, so that each search waits for the last one's files to go).
-# On a virtual machine that gives freed memory back to its host (free page reporting, which
-# the bench's first line states), the in-memory shapes wander between searches: see
-# docs/capacity.md, "Memory given back to the hypervisor".
+# The bench's first line states whether this virtual machine gives freed memory back to its
+# host (free page reporting), which the in-memory shapes pay for as they write: see
+# docs/capacity.md, "Memory given back to the hypervisor", and the host after it where
+# turning it off did not hold the answers together.
 bench-capacity: build
 	mkdir -p bin/capacity-logs
 	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs $(if $(SHAPES),-shape $(SHAPES)) \

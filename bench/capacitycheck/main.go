@@ -646,8 +646,9 @@ func cpuText(b results.CapacityBracket) string {
 }
 
 // pageReporting says in one line whether the host whose file system sys is rooted at /sys
-// gives freed memory back to its hypervisor (results.PageReportingOrderPath: in-memory
-// shapes wander between searches when it does), and how to turn that off for a run.
+// gives freed memory back to its hypervisor (results.PageReportingOrderPath: the in-memory
+// shapes pay a host fault for each page of it they write again), and how to turn that off
+// for a run.
 func pageReporting(sys fs.FS) string {
 	order, present, err := results.ReadPageReportingOrder(sys)
 	switch {
@@ -658,7 +659,7 @@ func pageReporting(sys fs.FS) string {
 	case !results.PageReportingOn(&order):
 		return "host memory: free page reporting " + results.PageReportingText(&order)
 	}
-	return fmt.Sprintf("host memory: free page reporting %s: memory freed is touched again through the hypervisor, and in-memory shapes wander between searches (off for a run: echo %d > /sys/%s; put back %d after)",
+	return fmt.Sprintf("host memory: free page reporting %s: memory freed costs a host fault when written again, which in-memory shapes pay as they write (off for a run: echo %d > /sys/%s; put back %d after)",
 		results.PageReportingText(&order), results.MaxPageOrder+1, results.PageReportingOrderPath, order)
 }
 

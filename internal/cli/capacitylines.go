@@ -148,7 +148,7 @@ func pageReportingLine(order *int) string {
 		return ""
 	}
 	return "host: gives the memory it frees back to its hypervisor (free page reporting " + results.PageReportingText(order) +
-		"): brokers on this host with their log dirs in memory touch it again through the hypervisor, and their answers can move between searches (docs/capacity.md, \"Memory given back to the hypervisor\")"
+		"): each page of it written again costs a host fault, which brokers on this host with their log dirs in memory pay as they write (docs/capacity.md, \"Memory given back to the hypervisor\")"
 }
 
 // capacityLine is the answer for one SLO:

@@ -32,8 +32,9 @@ type Capacity struct {
 	// with each trial's records and settle records, every record the search wrote.
 	BaselineRecords int64 `json:"baseline_records,omitempty"`
 	// HostPageReportingOrder is the free page reporting order of the host kbench ran on
-	// (Host.PageReportingOrder): at MaxPageOrder or below, that host gave the memory it
-	// freed back to its hypervisor during the search.
+	// (Host.PageReportingOrder), read before the first search: at MaxPageOrder or below,
+	// that host was giving the memory it freed back to its hypervisor. A study keeps it in
+	// its environment's host instead.
 	HostPageReportingOrder *int `json:"host_page_reporting_order,omitempty"`
 	// Brackets has one entry per SLO, in increasing order of percentile.
 	Brackets []CapacityBracket `json:"brackets"`

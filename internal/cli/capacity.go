@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/kbench/kbench/internal/load"
 	"github.com/kbench/kbench/internal/observe"
 	"github.com/kbench/kbench/internal/preflight"
+	"github.com/kbench/kbench/internal/results"
 )
 
 // capacityFlags are kbench capacity's own flags, beside kbench produce's.
@@ -226,7 +228,7 @@ func runCapacity(cmd *cobra.Command, pcfg load.ProducerConfig, scfg capacity.Con
 		return err
 	}
 	defer closeDriver()
-	pageOrder := hostPageReportingOrder()
+	pageOrder := results.PageReportingOrder(os.DirFS("/sys"))
 	var done []*capacity.Result
 	for i := 1; i <= cf.searches; i++ {
 		if cf.searches > 1 {

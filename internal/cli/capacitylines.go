@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -129,16 +128,6 @@ func stealLine(trials []capacity.Trial) string {
 		line += fmt.Sprintf("; %d failed then, set aside and tried again", disturbed)
 	}
 	return line + "): figures measured then are the host's neighbours' as much as the cluster's"
-}
-
-// hostPageReportingOrder is this host's free page reporting order, nil when it has none or
-// it cannot be read (the answer then says nothing of it).
-func hostPageReportingOrder() *int {
-	order, present, err := results.ReadPageReportingOrder(os.DirFS("/sys"))
-	if !present || err != nil {
-		return nil
-	}
-	return &order
 }
 
 // pageReportingLine says, when the host gave the memory it freed back to its hypervisor,

@@ -43,9 +43,7 @@ func CollectHost(proc, sys fs.FS) (Host, error) {
 	}
 	if sys != nil {
 		h.Disks = blockDevices(sys)
-		if order, present, err := ReadPageReportingOrder(sys); present && err == nil {
-			h.PageReportingOrder = &order
-		}
+		h.PageReportingOrder = PageReportingOrder(sys)
 	}
 	if len(missing) > 0 {
 		return h, fmt.Errorf("unable to read host facts from /proc: %s", strings.Join(missing, ", "))

@@ -39,6 +39,16 @@ func ReadPageReportingOrder(sys fs.FS) (order int, present bool, err error) {
 	return order, true, nil
 }
 
+// PageReportingOrder is the order read from sys, nil when the kernel has no free page
+// reporting or the order cannot be read: the host facts then say nothing of it.
+func PageReportingOrder(sys fs.FS) *int {
+	order, present, err := ReadPageReportingOrder(sys)
+	if !present || err != nil {
+		return nil
+	}
+	return &order
+}
+
 // PageReportingOn is whether a host whose order is order (nil: none) gives freed memory back.
 func PageReportingOn(order *int) bool { return order != nil && *order <= MaxPageOrder }
 

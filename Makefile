@@ -63,6 +63,9 @@ clean:
 # host (free page reporting), which the in-memory shapes pay for as they write: see
 # docs/capacity.md, "Memory given back to the hypervisor", and the host after it where
 # turning it off did not hold the answers together.
+# Before the first shape it writes once to the host's free memory, so that no search pays the
+# hypervisor's first fault on a page the guest never wrote (docs/capacity.md, "Memory the host
+# has yet to back").
 bench-capacity: build
 	mkdir -p bin/capacity-logs
 	$(GO) run ./bench/capacitycheck -kbench $(BIN) -logs bin/capacity-logs $(if $(SHAPES),-shape $(SHAPES)) \

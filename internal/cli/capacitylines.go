@@ -13,7 +13,7 @@ import (
 
 // capacityGoalLine states the search's goals before its first trial:
 //
-//	goals: p99 <= 50 ms as 20f40d1l50e; short trials 5s, confirmation 1m0s, budget 10m0s
+//	goals: p99 <= 50 ms as 40f40d1l50e; short trials 10s, confirmation 1m0s, budget 10m0s
 func capacityGoalLine(c capacity.Config) string {
 	var goals []string
 	for _, g := range c.Goals() {
@@ -142,7 +142,7 @@ func pageReportingLine(order *int) string {
 
 // capacityLine is the answer for one SLO:
 //
-//	max sustainable rate: 43,092-45,000 records/s (42.1-43.9 MiB/s) at p99 <= 50 ms, goal 20f40d1l50e: converged, confirmed
+//	max sustainable rate: 43,092-45,000 records/s (42.1-43.9 MiB/s) at p99 <= 50 ms, goal 40f40d1l50e: converged, confirmed
 func capacityLine(b capacity.Bracket) string {
 	switch {
 	case b.Lower == 0 && b.Upper == 0:

@@ -73,6 +73,19 @@ type CPUUse struct {
 	// Load is not part of HostBusy.
 	Load          time.Duration
 	LoadElsewhere bool
+	// HostWaited is the time at least one task on this host waited for a CPU it was ready
+	// to run on (the kernel's CPU pressure, "some"), when HostWaitedRead.
+	HostWaited     time.Duration
+	HostWaitedRead bool
+}
+
+// HostWaitedPct is the share of Wall in which a task on this host waited for a CPU, in
+// percent (0: not read).
+func (c CPUUse) HostWaitedPct() float64 {
+	if !c.HostWaitedRead || c.Wall <= 0 {
+		return 0
+	}
+	return 100 * c.HostWaited.Seconds() / c.Wall.Seconds()
 }
 
 // HostBusyCores is how many of the host's CPUs were busy on average (0: not read).
@@ -94,7 +107,8 @@ func (c CPUUse) LoadCores() float64 {
 // add is c and o over their walls together.
 func (c CPUUse) add(o CPUUse) CPUUse {
 	return CPUUse{Wall: c.Wall + o.Wall, HostBusy: c.HostBusy + o.HostBusy, HostCPUs: max(c.HostCPUs, o.HostCPUs),
-		HostRead: c.HostRead && o.HostRead, Load: c.Load + o.Load, LoadElsewhere: c.LoadElsewhere || o.LoadElsewhere}
+		HostRead: c.HostRead && o.HostRead, Load: c.Load + o.Load, LoadElsewhere: c.LoadElsewhere || o.LoadElsewhere,
+		HostWaited: c.HostWaited + o.HostWaited, HostWaitedRead: c.HostWaitedRead && o.HostWaitedRead}
 }
 
 // The thresholds of a passing trial besides latency.

@@ -60,13 +60,17 @@ func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond
 
 // record is c as a run directory keeps it, or nil when nothing was measured.
 func (c CPUUse) record() *results.CapacityCPU {
-	if c.Wall <= 0 || (!c.HostRead && c.Load <= 0) {
+	if c.Wall <= 0 || (!c.HostRead && !c.HostWaitedRead && c.Load <= 0) {
 		return nil
 	}
 	out := &results.CapacityCPU{}
 	if c.HostRead {
 		cores := c.HostBusyCores()
 		out.HostBusyCores, out.HostCPUs = &cores, c.HostCPUs
+	}
+	if c.HostWaitedRead {
+		pct := c.HostWaitedPct()
+		out.HostCPUWaitedPct = &pct
 	}
 	if c.Load > 0 {
 		cores := c.LoadCores()

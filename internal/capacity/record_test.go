@@ -39,29 +39,32 @@ func TestRecord(t *testing.T) {
 
 // TestRecordCPU writes a trial's CPU in cores: 60 s of busy host CPU over 40 s of wall time
 // is 1.5 cores, 20 s of the load's 0.5; a trial that measured nothing has none, and one that
-// read only the load's (on agents) has only that, marked as elsewhere.
+// read only the load's (on agents) has only that, marked as elsewhere. A task waiting for a
+// CPU 10 s of the 40 s is 25%, 28 s of the bracket's 100 s 28%.
 func TestRecordCPU(t *testing.T) {
 	cfg := Config{SLOs: []SLO{{99, 50 * time.Millisecond}}}.withDefaults()
-	measured := CPUUse{Wall: 40 * time.Second, HostBusy: 60 * time.Second, HostCPUs: 2, HostRead: true, Load: 20 * time.Second}
+	measured := CPUUse{Wall: 40 * time.Second, HostBusy: 60 * time.Second, HostCPUs: 2, HostRead: true, Load: 20 * time.Second,
+		HostWaited: 10 * time.Second, HostWaitedRead: true}
 	res := &Result{Config: cfg,
 		Brackets: []Bracket{{SLO: cfg.SLOs[0], Goal: cfg.goal(cfg.SLOs[0]), Lower: 100, Upper: 104,
-			AtLowerCPU: CPUUse{Wall: 100 * time.Second, HostBusy: 160 * time.Second, HostCPUs: 2, HostRead: true, Load: 60 * time.Second}}}}
+			AtLowerCPU: CPUUse{Wall: 100 * time.Second, HostBusy: 160 * time.Second, HostCPUs: 2, HostRead: true, Load: 60 * time.Second,
+				HostWaited: 28 * time.Second, HostWaitedRead: true}}}}
 	for _, c := range []CPUUse{measured, {}, {Wall: 40 * time.Second, Load: 20 * time.Second, LoadElsewhere: true}} {
 		res.Trials = append(res.Trials, Trial{Offered: 100, CPU: c, Pass: []bool{true}, LossRatio: []float64{0}, Reasons: [][]string{nil}})
 	}
 	out := res.Record()
 	got := out.Trials[0].CPU
 	if got == nil || got.HostBusyCores == nil || *got.HostBusyCores != 1.5 || got.HostCPUs != 2 ||
-		got.LoadCores == nil || *got.LoadCores != 0.5 || got.LoadElsewhere {
+		got.LoadCores == nil || *got.LoadCores != 0.5 || got.LoadElsewhere || got.HostCPUWaitedPct == nil || *got.HostCPUWaitedPct != 25 {
 		t.Errorf("measured trial's CPU = %+v", got)
 	}
 	if out.Trials[1].CPU != nil {
 		t.Errorf("unmeasured trial's CPU = %+v, want none", out.Trials[1].CPU)
 	}
-	if got := out.Trials[2].CPU; got == nil || got.HostBusyCores != nil || got.LoadCores == nil || *got.LoadCores != 0.5 || !got.LoadElsewhere {
+	if got := out.Trials[2].CPU; got == nil || got.HostBusyCores != nil || got.HostCPUWaitedPct != nil || got.LoadCores == nil || *got.LoadCores != 0.5 || !got.LoadElsewhere {
 		t.Errorf("load-only trial's CPU = %+v", got)
 	}
-	if b := out.Brackets[0].AtLowerCPU; b == nil || *b.HostBusyCores != 1.6 || *b.LoadCores != 0.6 {
+	if b := out.Brackets[0].AtLowerCPU; b == nil || *b.HostBusyCores != 1.6 || *b.LoadCores != 0.6 || b.HostCPUWaitedPct == nil || *b.HostCPUWaitedPct != 28 {
 		t.Errorf("bracket's CPU = %+v", b)
 	}
 }

@@ -180,7 +180,7 @@ func rates(rs []float64) string {
 func (s *search) atLower(b *Bracket) {
 	merged := metrics.NewHistogram()
 	first := true
-	cpu := CPUUse{HostRead: true}
+	cpu := CPUUse{HostRead: true, HostWaitedRead: true}
 	for _, t := range s.trials {
 		if t.Offered != b.Lower || t.outcome.Latency == nil || t.setAside() {
 			continue

@@ -102,6 +102,7 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (capaci
 	cpu0, cpuErr := metrics.ReadHostCPU("/proc")
 	disk0, diskErr := metrics.ReadHostDisk("/proc")
 	dirty0, dirtyErr := metrics.ReadHostDirty("/proc")
+	waited0, waitedErr := metrics.ReadHostCPUWaited("/proc")
 	s := load.Schedule{Rate: rate, Duration: l.warmup + d, Warmup: l.warmup}
 	res, err := l.producers.Trial(ctx, s, nil)
 	if err != nil {
@@ -113,6 +114,9 @@ func (l *Load) Trial(ctx context.Context, rate float64, d time.Duration) (capaci
 		o.HostStealPct, o.HostStealRead = cpu1.StealPctSince(cpu0)
 		o.CPU.HostBusy, o.CPU.HostRead = cpu1.BusySince(cpu0)
 		o.CPU.HostCPUs = cpu1.CPUs
+	}
+	if waited1, err := metrics.ReadHostCPUWaited("/proc"); waitedErr == nil && err == nil && waited1 >= waited0 {
+		o.CPU.HostWaited, o.CPU.HostWaitedRead = waited1-waited0, true
 	}
 	o.CPU.Wall = time.Since(start)
 	o.CPU.Load, o.CPU.LoadElsewhere = time.Duration(res.CPU.Seconds*float64(time.Second)), l.elsewhere

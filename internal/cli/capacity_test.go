@@ -382,6 +382,9 @@ func TestCapacityCPUNoted(t *testing.T) {
 		note  string
 	}{
 		{"failed", trial(120000, false, measured), " [host CPU: 1.8 of 2 cores busy, 0.6 of them the load's]"},
+		{"failed, a task waiting for a CPU 2.5 s of 10", trial(120000, false, capacity.CPUUse{Wall: 10 * time.Second, HostBusy: 18 * time.Second, HostCPUs: 2, HostRead: true,
+			Load: 6 * time.Second, HostWaited: 2500 * time.Millisecond, HostWaitedRead: true}),
+			" [host CPU: 1.8 of 2 cores busy, 0.6 of them the load's; a task was waiting for a CPU 25% of the time]"},
 		{"failed, host not read", trial(120000, false, capacity.CPUUse{Wall: 10 * time.Second, Load: 6 * time.Second}), " [the load's CPU: 0.6 cores]"},
 		{"failed, load on agents", trial(120000, false, capacity.CPUUse{Wall: 10 * time.Second, HostBusy: 12 * time.Second, HostCPUs: 2, HostRead: true, Load: 6 * time.Second, LoadElsewhere: true}),
 			" [host CPU: 1.2 of 2 cores busy; the load's agents: 0.6 cores]"},

@@ -83,8 +83,17 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 
 // cpuText is what trials used of the CPUs, or "" when nothing was measured:
 //
-//	host CPU: 1.8 of 2 cores busy, 0.6 of them the load's
+//	host CPU: 1.8 of 2 cores busy, 0.6 of them the load's; a task was waiting for a CPU 28% of the time
 func cpuText(c capacity.CPUUse) string {
+	s := cpuUseText(c)
+	if s != "" && c.HostWaitedRead && c.Wall > 0 {
+		s += fmt.Sprintf("; a task was waiting for a CPU %.0f%% of the time", c.HostWaitedPct())
+	}
+	return s
+}
+
+// cpuUseText is the cores busy of cpuText.
+func cpuUseText(c capacity.CPUUse) string {
 	switch {
 	case c.Wall <= 0:
 		return ""

@@ -54,6 +54,27 @@ type HostCPU struct {
 	CPUs               int
 }
 
+// ReadHostCPUWaited reads how long, since boot, at least one task on the host waited for a
+// CPU it was ready to run on (/proc/pressure/cpu, "some": the kernel's pressure stall
+// information). On a host whose CPUs the brokers and the load share, it is the contention
+// that busy cores alone do not show: two CPUs 1.9 busy can keep a task waiting a quarter of
+// the time.
+func ReadHostCPUWaited(mount string) (time.Duration, error) {
+	return readMounted(mount, "pressure/cpu", readCPUWaited)
+}
+
+// readCPUWaited reads the "some" total of pressure/cpu, which the kernel counts in µs.
+func readCPUWaited(proc procDir) (time.Duration, error) {
+	psi, err := proc.PSIStatsForResource("cpu")
+	if err != nil {
+		return 0, err
+	}
+	if psi.Some == nil {
+		return 0, errors.New(`no "some" line`)
+	}
+	return time.Duration(psi.Some.Total) * time.Microsecond, nil
+}
+
 // ReadHostCPU reads the aggregate CPU line of the proc file system mounted at mount.
 func ReadHostCPU(mount string) (HostCPU, error) {
 	return readMounted(mount, "stat", func(proc procDir) (HostCPU, error) {

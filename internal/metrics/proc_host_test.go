@@ -250,3 +250,34 @@ func TestWriteWaitSince(t *testing.T) {
 		t.Error("ReadHostDisk of a missing directory: no error")
 	}
 }
+
+// The kernel counts the "some" total in µs; a file without it, or none, is an error.
+func TestReadCPUWaited(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		data    string // "" means no file
+		want    time.Duration
+		wantErr string
+	}{
+		{"some and full", "some avg10=3.21 avg60=3.20 avg300=28.07 total=3201132397\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", 3201132397 * time.Microsecond, ""},
+		{"full only", "full avg10=0.00 avg60=0.00 avg300=0.00 total=12\n", 0, `no "some" line`},
+		{"no file", "", 0, "pressure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := fstest.MapFS{"stat": {Data: readFixture(t, "stat")}}
+			if tc.data != "" {
+				files["pressure/cpu"] = &fstest.MapFile{Data: []byte(tc.data)}
+			}
+			got, err := readCPUWaited(procFixture(t, files))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -168,6 +168,10 @@ type CapacityCPU struct {
 	// load ran on other hosts (agents): then it is not part of the host's share.
 	LoadCores     *float64 `json:"load_cores,omitempty"`
 	LoadElsewhere bool     `json:"load_elsewhere,omitempty"`
+	// HostCPUWaitedPct is the share of the time in which at least one task on the searching
+	// host waited for a CPU it was ready to run on (/proc/pressure/cpu, "some"), in percent;
+	// absent where the kernel does not give it.
+	HostCPUWaitedPct *float64 `json:"host_cpu_waited_pct,omitempty"`
 }
 
 // LowerFor returns the bracket of the SLO on percentile p, if the search had one.

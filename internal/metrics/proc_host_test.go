@@ -253,31 +253,16 @@ func TestWriteWaitSince(t *testing.T) {
 
 // The kernel counts the "some" total in µs; a file without it, or none, is an error.
 func TestReadCPUWaited(t *testing.T) {
+	want := 3201132397 * time.Microsecond
 	for _, tc := range []struct {
-		name    string
-		data    string // "" means no file
-		want    time.Duration
-		wantErr string
+		name, at, file string
+		want           *time.Duration
+		wantErr        string
 	}{
-		{"some and full", "some avg10=3.21 avg60=3.20 avg300=28.07 total=3201132397\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", 3201132397 * time.Microsecond, ""},
-		{"full only", "full avg10=0.00 avg60=0.00 avg300=0.00 total=12\n", 0, `no "some" line`},
-		{"no file", "", 0, "pressure"},
+		{"some and full", "pressure/cpu", "pressure_cpu", &want, ""},
+		{"full only", "pressure/cpu", "pressure_cpu_full_only", nil, `no "some" line`},
+		{"no file", "pressure/memory", "pressure_cpu", nil, "pressure"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			files := fstest.MapFS{"stat": {Data: readFixture(t, "stat")}}
-			if tc.data != "" {
-				files["pressure/cpu"] = &fstest.MapFile{Data: []byte(tc.data)}
-			}
-			got, err := readCPUWaited(procFixture(t, files))
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Errorf("got %v, %v; want %v", got, err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkRead(t, readCPUWaited, tc.at, tc.file, tc.want, tc.wantErr) })
 	}
 }

@@ -56,7 +56,9 @@ clean:
 # shapes: three default searches each, an independent 60 s produce at 0.9x each lower end
 # (must meet the SLO) and at 1.3x each upper end (must miss it), and a search forced out of
 # budget (exit 7). About 40 minutes per shape; prints every figure. SHAPES picks the shapes
-# (capacitycheck -h lists them; e.g. SHAPES=3,4 for log dirs in memory, off the host's disk).
+# (capacitycheck -h lists them; e.g. SHAPES=3,4 for log dirs in memory, off the host's disk;
+# SHAPES=7,9 for three brokers behind a 48 MiB/s client link, in memory and on the disk: an
+# edge known before the search).
 # BOOTSTRAP=host:port,... checks a running cluster of your own instead (LOG_DIRS: its brokers'
 # log dirs, if on this host, so that each search waits for the last one's files to go).
 # The bench's first line states whether this virtual machine gives freed memory back to its

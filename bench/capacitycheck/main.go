@@ -1,7 +1,8 @@
 // Command capacitycheck checks kbench capacity's answers as a user would, on the embedded
 // cluster: for each cluster shape (3 brokers as started by default and 1 broker; on request 3
 // brokers held to half a core each, 3 or 1 with their log dirs in memory, or under a CPU quota
-// with their log dirs in memory: 3 brokers at 0.3 core each, 1 at 0.5), three searches at
+// with their log dirs in memory: 3 brokers at 0.3 core each, 1 at 0.5; or 3 brokers behind a
+// client link of known bandwidth, near or 10 ms away), three searches at
 // p99 <= 50 ms with the default budget, each on a new topic of one partition per broker, then
 // for each an independent `kbench produce --duration 60s` at 0.9x its lower end (it must meet
 // the SLO) and one at 1.3x its upper end (it must miss it or fall short of its rate), and one
@@ -18,6 +19,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -43,6 +45,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kbench/kbench/internal/metrics"
+	"github.com/kbench/kbench/internal/numfmt"
 	"github.com/kbench/kbench/internal/results"
 )
 
@@ -57,22 +60,47 @@ type shape struct {
 	name    string
 	brokers int
 	args    []string
+	// listener is the cluster's listener the searches load (cluster up's first column):
+	// "plain" unless named.
+	listener string
+	// linkBytes is the client link's cap in bytes per second (--client-bandwidth), the
+	// edge known before the search; 0: none.
+	linkBytes int64
 }
 
 var shapes = []shape{
-	{"3 brokers", 3, []string{"--brokers", "3"}},
-	{"3 brokers, 0.5 core each", 3, []string{"--brokers", "3", "--broker-cpus", "0.5"}},
-	{"1 broker", 1, []string{"--brokers", "1"}},
+	{name: "3 brokers", brokers: 3, args: []string{"--brokers", "3"}},
+	{name: "3 brokers, 0.5 core each", brokers: 3, args: []string{"--brokers", "3", "--broker-cpus", "0.5"}},
+	{name: "1 broker", brokers: 1, args: []string{"--brokers", "1"}},
 	// Log dirs in memory take the host's disk out of the answer (on a virtual machine, a
 	// disk shared with its neighbours); 1 GiB per partition keeps them within its memory.
-	{"3 brokers, log dirs in memory", 3, []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
-	{"1 broker, log dirs in memory", 1, []string{"--brokers", "1", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	{name: "3 brokers, log dirs in memory", brokers: 3, args: []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	{name: "1 broker, log dirs in memory", brokers: 1, args: []string{"--brokers", "1", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
 	// A CPU quota per broker that, with the load's own CPU, stays below the host's two: the
 	// edge is then the brokers' quota rather than what the load and the host leave them.
-	{"3 brokers at 0.3 core each, log dirs in memory", 3, []string{"--brokers", "3", "--broker-cpus", "0.3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	{name: "3 brokers at 0.3 core each, log dirs in memory", brokers: 3, args: []string{"--brokers", "3", "--broker-cpus", "0.3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
 	// One broker under a quota: one JVM, no replication, the host's other cores left to the
 	// load and the host.
-	{"1 broker at 0.5 core, log dir in memory", 1, []string{"--brokers", "1", "--broker-cpus", "0.5", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	{name: "1 broker at 0.5 core, log dir in memory", brokers: 1, args: []string{"--brokers", "1", "--broker-cpus", "0.5", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824"}},
+	// Three brokers behind a client link capped at 48 MiB/s (the "remote" listener's
+	// proxies, one token bucket for the link): an edge known before the search, about a
+	// third of what the brokers carry unlimited on this host, so that the bracket can be
+	// held against the cap and what the search adds to the cluster's own wander is seen.
+	{name: "3 brokers behind a 48 MiB/s client link, log dirs in memory", brokers: 3,
+		args:     []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824", "--client-bandwidth", "48MiB"},
+		listener: "remote", linkBytes: 48 << 20},
+	// The same link 10 ms away, as a client in another zone. The edge is then the producer's
+	// window over the round trip, not the link: at batch.size 16384 and 5 requests in flight
+	// a partition carries at most 5 batches of 15 records a round trip, 22,500 records/s
+	// on three partitions at 10 ms, less the brokers' own time.
+	{name: "3 brokers 10 ms away behind a 48 MiB/s client link, log dirs in memory", brokers: 3,
+		args:     []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824", "--client-rtt", "10ms", "--client-bandwidth", "48MiB"},
+		listener: "remote", linkBytes: 48 << 20},
+	// Three brokers on the host's disk behind the 48 MiB/s link: the default cluster as a
+	// user starts it, its edge the link's.
+	{name: "3 brokers behind a 48 MiB/s client link", brokers: 3,
+		args:     []string{"--brokers", "3", "--client-bandwidth", "48MiB"},
+		listener: "remote", linkBytes: 48 << 20},
 }
 
 // warmupBound is every shape's --jit-warmup: the warm-up's rule ends it once the brokers are
@@ -82,10 +110,14 @@ var shapes = []shape{
 // 60,433 (and the first's 1.3x check, a minute after it, met the SLO at 53,265).
 const warmupBound = "5m"
 
+// recordSize is every search's and produce run's value size in bytes, as in every recorded
+// bench.
+const recordSize = 1024
+
 func main() {
 	kbench := flag.String("kbench", "bin/kbench", "kbench binary")
 	searches := flag.Int("searches", 3, "searches per shape")
-	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory, 4: 1 broker with its log dir in memory, 5: 3 brokers at 0.3 core with log dirs in memory, 6: 1 broker at 0.5 core with its log dir in memory); default 0,2")
+	only := flag.String("shape", "", "run only these shapes, comma-separated indexes (0: 3 brokers, 1: 3 brokers at 0.5 core, 2: 1 broker, 3: 3 brokers with log dirs in memory, 4: 1 broker with its log dir in memory, 5: 3 brokers at 0.3 core with log dirs in memory, 6: 1 broker at 0.5 core with its log dir in memory, 7: 3 brokers with log dirs in memory behind a 48 MiB/s client link, 8: the same 10 ms away, 9: 3 brokers on the disk behind a 48 MiB/s client link); default 0,2")
 	extra := flag.String("search-args", "", "extra flags for each search, space-separated (e.g. \"--trial 60s\")")
 	flag.StringVar(&logDir, "logs", "", "directory to keep each search's progress lines and JSON in (none: not kept)")
 	bootstrap := flag.String("bootstrap", "", "check a running cluster (host:port,...) that kbench did not start, instead of the shapes")
@@ -162,8 +194,8 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	bootstrap := ""
 	var warmup []string
 	for line := range strings.SplitSeq(string(out), "\n") {
-		if _, after, ok := strings.Cut(line, "PLAINTEXT"); ok {
-			bootstrap = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(after), "bootstrap servers:"))
+		if b, ok := listenerBootstrap(line, cmp.Or(sh.listener, "plain")); ok {
+			bootstrap = b
 		}
 		// The rule's line, and each part's ("replicated topic: warm after ...", or "still
 		// warming when ..." when its bound ended first).
@@ -172,10 +204,10 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		}
 	}
 	if bootstrap == "" {
-		return 0, fmt.Errorf("no plain listener in: %s", out)
+		return 0, fmt.Errorf("no %s listener in: %s", cmp.Or(sh.listener, "plain"), out)
 	}
 	c := cluster{name: sh.name, logName: fmt.Sprintf("shape%d", shapeIndex(sh)), bootstrap: bootstrap, brokers: sh.brokers,
-		logDirs: clusterDirs(cdir), warmup: warmup}
+		logDirs: clusterDirs(cdir), warmup: warmup, linkBytes: sh.linkBytes}
 	return checkCluster(kbench, c, dir, searches)
 }
 
@@ -207,6 +239,16 @@ func checkRunning(kbench, bootstrap, logDirs string, searches int) (int, error) 
 	return checkCluster(kbench, c, dir, searches)
 }
 
+// listenerBootstrap reads the bootstrap servers of listener from one of cluster up's listener
+// lines ("remote PLAINTEXT      bootstrap servers: 127.0.0.1:20206,...").
+func listenerBootstrap(line, listener string) (string, bool) {
+	f := strings.Fields(line)
+	if len(f) != 5 || f[0] != listener || f[2] != "bootstrap" || f[3] != "servers:" {
+		return "", false
+	}
+	return f[4], true
+}
+
 // cluster is what checkCluster checks: a shape kbench started, or a running cluster.
 type cluster struct {
 	// name heads its section, logName prefixes its searches' logs.
@@ -216,6 +258,8 @@ type cluster struct {
 	logDirs []string
 	// warmup are cluster up's warm-up lines.
 	warmup []string
+	// linkBytes is the client link's cap in bytes per second (0: none).
+	linkBytes int64
 }
 
 // checkCluster runs the searches and their checks on c, with dir for scratch files, and
@@ -238,6 +282,12 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 			fmt.Println(line + "  ")
 		}
 		fmt.Println()
+	}
+	if cl.linkBytes > 0 {
+		// The values alone: the batches' and requests' own bytes take the link's share too,
+		// so the edge lies a little below.
+		fmt.Printf("client link capped at %d MiB/s: at most %s records/s of %d-byte values\n\n",
+			cl.linkBytes>>20, numfmt.Whole(float64(cl.linkBytes)/recordSize), recordSize)
 	}
 	fmt.Println("| search | exit | trials | minutes | bracket (records/s) | consistent with | trials disagree | converged | confirmed | 0.9x lower: p99 | 1.3x upper: p99, achieved | host CPU stolen: search mean, max trial; 0.9x; 1.3x | host speed before: sha256, MB/s | host disk before: new file, MB/s | host CPUs busy at the lower end (the load's) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -327,7 +377,7 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 		return failed, err
 	}
 	cmd := exec.Command(kbench, "capacity", "--bootstrap-server", bootstrap, "--topic", budgetTopic,
-		"--record-size", "1024", "--slo", "p99=50ms", "--max-duration", "60s")
+		"--record-size", strconv.Itoa(recordSize), "--slo", "p99=50ms", "--max-duration", "60s")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = runChild(cmd)
@@ -344,7 +394,7 @@ func checkCluster(kbench string, cl cluster, dir string, searches int) (failed i
 // probe runs kbench produce at 200 records/s for 1 s (the search's settle probe) and
 // returns its median due-time latency in ms.
 func probe(kbench, bootstrap, topic string) (float64, error) {
-	cmd := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", "1024",
+	cmd := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", strconv.Itoa(recordSize),
 		"--throughput", "200", "--duration", "1s", "--json")
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -473,7 +523,7 @@ func shapeIndex(sh shape) int {
 // keeps both there as name.log and name.json.
 func search(kbench, bootstrap, topic, name string) (int, *results.Capacity, error) {
 	cmd := exec.Command(kbench, append([]string{"capacity", "--bootstrap-server", bootstrap, "--topic", topic,
-		"--record-size", "1024", "--slo", "p99=50ms", "--json"}, searchArgs...)...)
+		"--record-size", strconv.Itoa(recordSize), "--slo", "p99=50ms", "--json"}, searchArgs...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := runChild(cmd)
@@ -497,7 +547,7 @@ type run struct {
 // produce runs kbench produce for 60 s (after a 2 s warm-up, as a search's trial) at rate.
 func produce(kbench, bootstrap, topic string, rate float64) (run, error) {
 	r := run{offered: float64(int(rate))}
-	cmd := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", "1024",
+	cmd := exec.Command(kbench, "produce", "--bootstrap-server", bootstrap, "--topic", topic, "--record-size", strconv.Itoa(recordSize),
 		"--throughput", strconv.Itoa(int(rate)), "--duration", "62s", "--warmup", "2s", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

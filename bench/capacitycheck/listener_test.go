@@ -25,3 +25,26 @@ func TestListenerBootstrap(t *testing.T) {
 		}
 	}
 }
+
+func TestClientLink(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		listener string
+		bytes    int64
+		err      bool
+	}{
+		{"no link", []string{"--brokers", "3", "--disk", "tmpfs"}, "plain", 0, false},
+		{"capped", []string{"--brokers", "3", "--client-bandwidth", "48MiB"}, "remote", 50331648, false},
+		{"delayed only", []string{"--client-rtt", "10ms"}, "remote", 0, false},
+		{"delayed and capped", []string{"--client-rtt", "10ms", "--client-bandwidth", "1GiB"}, "remote", 1073741824, false},
+		{"cap without a value", []string{"--client-bandwidth"}, "", 0, true},
+		{"cap unreadable", []string{"--client-bandwidth", "fast"}, "", 0, true},
+	}
+	for _, tt := range tests {
+		listener, bytes, err := clientLink(tt.args)
+		if listener != tt.listener || bytes != tt.bytes || (err != nil) != tt.err {
+			t.Errorf("%s: clientLink(%q) = %q, %d, %v; want %q, %d, error %v", tt.name, tt.args, listener, bytes, err, tt.listener, tt.bytes, tt.err)
+		}
+	}
+}

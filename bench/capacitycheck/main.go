@@ -19,7 +19,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -47,6 +46,7 @@ import (
 	"github.com/kbench/kbench/internal/metrics"
 	"github.com/kbench/kbench/internal/numfmt"
 	"github.com/kbench/kbench/internal/results"
+	"github.com/kbench/kbench/internal/zones"
 )
 
 // logDir, when set, keeps each search's progress lines and JSON; searchArgs are extra
@@ -60,12 +60,28 @@ type shape struct {
 	name    string
 	brokers int
 	args    []string
-	// listener is the cluster's listener the searches load (cluster up's first column):
-	// "plain" unless named.
-	listener string
-	// linkBytes is the client link's cap in bytes per second (--client-bandwidth), the
-	// edge known before the search; 0: none.
-	linkBytes int64
+}
+
+// clientLink reads from a shape's cluster up flags the listener its searches load and the
+// client link's cap in bytes per second: a shape with a client link (--client-rtt or
+// --client-bandwidth) is loaded through it, the "remote" listener; 0 bytes: no cap.
+func clientLink(args []string) (listener string, linkBytes int64, err error) {
+	listener = "plain"
+	for i, a := range args {
+		switch a {
+		case "--client-rtt":
+			listener = "remote"
+		case "--client-bandwidth":
+			listener = "remote"
+			if i+1 == len(args) {
+				return "", 0, fmt.Errorf("%s without a value", a)
+			}
+			if linkBytes, err = zones.ParseBandwidth(args[i+1]); err != nil {
+				return "", 0, err
+			}
+		}
+	}
+	return listener, linkBytes, nil
 }
 
 var shapes = []shape{
@@ -87,20 +103,17 @@ var shapes = []shape{
 	// third of what the brokers carry unlimited on this host, so that the bracket can be
 	// held against the cap and what the search adds to the cluster's own wander is seen.
 	{name: "3 brokers behind a 48 MiB/s client link, log dirs in memory", brokers: 3,
-		args:     []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824", "--client-bandwidth", "48MiB"},
-		listener: "remote", linkBytes: 48 << 20},
+		args: []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824", "--client-bandwidth", "48MiB"}},
 	// The same link 10 ms away, as a client in another zone. The edge is then the producer's
 	// window over the round trip, not the link: at batch.size 16384 and 5 requests in flight
 	// a partition carries at most 5 batches of 15 records a round trip, 22,500 records/s
 	// on three partitions at 10 ms, less the brokers' own time.
 	{name: "3 brokers 10 ms away behind a 48 MiB/s client link, log dirs in memory", brokers: 3,
-		args:     []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824", "--client-rtt", "10ms", "--client-bandwidth", "48MiB"},
-		listener: "remote", linkBytes: 48 << 20},
+		args: []string{"--brokers", "3", "--disk", "tmpfs", "--config", "log.retention.bytes=1073741824", "--client-rtt", "10ms", "--client-bandwidth", "48MiB"}},
 	// Three brokers on the host's disk behind the 48 MiB/s link: the default cluster as a
 	// user starts it, its edge the link's.
 	{name: "3 brokers behind a 48 MiB/s client link", brokers: 3,
-		args:     []string{"--brokers", "3", "--client-bandwidth", "48MiB"},
-		listener: "remote", linkBytes: 48 << 20},
+		args: []string{"--brokers", "3", "--client-bandwidth", "48MiB"}},
 }
 
 // warmupBound is every shape's --jit-warmup: the warm-up's rule ends it once the brokers are
@@ -191,10 +204,14 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 	}()
 	// cluster up prints its warm-up lines (how warm the cluster was when the first search
 	// began, printed above the table) and its listeners.
+	listener, linkBytes, err := clientLink(sh.args)
+	if err != nil {
+		return 0, fmt.Errorf("shape %q: %w", sh.name, err)
+	}
 	bootstrap := ""
 	var warmup []string
 	for line := range strings.SplitSeq(string(out), "\n") {
-		if b, ok := listenerBootstrap(line, cmp.Or(sh.listener, "plain")); ok {
+		if b, ok := listenerBootstrap(line, listener); ok {
 			bootstrap = b
 		}
 		// The rule's line, and each part's ("replicated topic: warm after ...", or "still
@@ -204,10 +221,10 @@ func checkShape(kbench string, sh shape, searches int) (failed int, err error) {
 		}
 	}
 	if bootstrap == "" {
-		return 0, fmt.Errorf("no %s listener in: %s", cmp.Or(sh.listener, "plain"), out)
+		return 0, fmt.Errorf("no %s listener in: %s", listener, out)
 	}
 	c := cluster{name: sh.name, logName: fmt.Sprintf("shape%d", shapeIndex(sh)), bootstrap: bootstrap, brokers: sh.brokers,
-		logDirs: clusterDirs(cdir), warmup: warmup, linkBytes: sh.linkBytes}
+		logDirs: clusterDirs(cdir), warmup: warmup, linkBytes: linkBytes}
 	return checkCluster(kbench, c, dir, searches)
 }
 

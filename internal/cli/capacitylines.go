@@ -86,7 +86,7 @@ func capacityTrialLine(t capacity.Trial, slos []capacity.SLO) string {
 //	host CPU: 1.8 of 2 cores busy, 0.6 of them the load's; a task was waiting for a CPU 28% of the time
 func cpuText(c capacity.CPUUse) string {
 	s := cpuUseText(c)
-	if s != "" && c.HostWaitedRead && c.Wall > 0 {
+	if s != "" && c.HostWaitedRead { // s is "" when Wall <= 0
 		s += fmt.Sprintf("; a task was waiting for a CPU %.0f%% of the time", c.HostWaitedPct())
 	}
 	return s
